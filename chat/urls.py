@@ -1,0 +1,9 @@
+from django.urls import path
+
+from . import views
+
+app_name = "chat"
+
+urlpatterns = [
+    path("", views.home, name="home"),
+]

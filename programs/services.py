@@ -1,0 +1,190 @@
+"""Every structural change to a program goes through these functions: the tool engine, the admin,
+the import command and the demo seed all call them, so positions stay contiguous and ``version``
+increases on every change.
+
+Positions are unique among siblings (a database constraint that is not deferrable on SQLite), so a
+shift is done in two bulk updates through a large offset: move the affected rows out of the way,
+then bring them back shifted by one. That is a constant number of queries whatever the program size.
+
+Callers run inside ``transaction.atomic()``; none of these functions commit on their own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.db import models, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from .models import CardioBlock, Exercise, Program, Session, Week
+
+POSITION_OFFSET = 1_000_000
+
+
+# --- positions ----------------------------------------------------------------------------------
+
+
+def _shift(siblings: models.QuerySet, *, low: int, high: int | None, delta: int) -> None:
+    """Add ``delta`` to the position of every sibling with ``low <= position <= high``."""
+    selected = siblings.filter(position__gte=low)
+    if high is not None:
+        selected = selected.filter(position__lte=high)
+    if not selected.update(position=F("position") + POSITION_OFFSET):
+        return
+    siblings.filter(position__gte=POSITION_OFFSET).update(
+        position=F("position") - POSITION_OFFSET + delta
+    )
+
+
+def _siblings(obj: Week | Session | Exercise) -> models.QuerySet:
+    if isinstance(obj, Week):
+        return Week.objects.filter(program_id=obj.program_id)
+    if isinstance(obj, Session):
+        return Session.objects.filter(week_id=obj.week_id)
+    return Exercise.objects.filter(session_id=obj.session_id)
+
+
+def _insert(obj: Week | Session | Exercise, *, position: int) -> None:
+    siblings = _siblings(obj)
+    _shift(siblings, low=position, high=None, delta=+1)
+    obj.position = position
+    obj.save(force_insert=True)
+
+
+def _remove(obj: Week | Session | Exercise) -> None:
+    siblings = _siblings(obj)
+    position = obj.position
+    obj.delete()
+    _shift(siblings, low=position + 1, high=None, delta=-1)
+
+
+def _move(obj: Week | Session | Exercise, *, new_position: int) -> None:
+    old = obj.position
+    if new_position == old:
+        return
+    siblings = _siblings(obj)
+    siblings.filter(pk=obj.pk).update(position=3 * POSITION_OFFSET)
+    if new_position < old:
+        _shift(siblings.exclude(pk=obj.pk), low=new_position, high=old - 1, delta=+1)
+    else:
+        _shift(siblings.exclude(pk=obj.pk), low=old + 1, high=new_position, delta=-1)
+    siblings.filter(pk=obj.pk).update(position=new_position)
+    obj.position = new_position
+
+
+def _reorder(siblings: models.QuerySet, ordered_pks: Iterable[int]) -> None:
+    """Give the siblings positions 1..n in the order of ``ordered_pks`` (used by the admin)."""
+    ordered = list(ordered_pks)
+    siblings.update(position=F("position") + POSITION_OFFSET)
+    for index, pk in enumerate(ordered, start=1):
+        siblings.filter(pk=pk).update(position=index)
+
+
+def next_position(siblings: models.QuerySet) -> int:
+    return siblings.count() + 1
+
+
+# --- version ------------------------------------------------------------------------------------
+
+
+def program_bump_version(*, program: Program) -> int:
+    """Record that the program changed; returns the new version (also set on ``program``)."""
+    Program.objects.filter(pk=program.pk).update(version=F("version") + 1, updated_at=timezone.now())
+    program.version = Program.objects.values_list("version", flat=True).get(pk=program.pk)
+    return program.version
+
+
+def program_lock(*, program_id: int) -> Program:
+    """Lock the program row for the rest of the transaction (a no-op lock on SQLite, whose
+    writers are serialised by the database itself)."""
+    return Program.objects.select_for_update(of=("self",)).get(pk=program_id)
+
+
+# --- weeks --------------------------------------------------------------------------------------
+
+
+def week_insert(*, program: Program, position: int, **fields: Any) -> Week:
+    week = Week(program=program, **fields)
+    _insert(week, position=position)
+    return week
+
+
+def week_remove(*, week: Week) -> None:
+    _remove(week)
+
+
+def week_move(*, week: Week, new_position: int) -> None:
+    _move(week, new_position=new_position)
+
+
+def weeks_reorder(*, program: Program, ordered_pks: Iterable[int]) -> None:
+    _reorder(Week.objects.filter(program=program), ordered_pks)
+
+
+# --- sessions -----------------------------------------------------------------------------------
+
+
+def session_insert(*, week: Week, position: int, **fields: Any) -> Session:
+    session = Session(week=week, **fields)
+    _insert(session, position=position)
+    return session
+
+
+def session_remove(*, session: Session) -> None:
+    _remove(session)
+
+
+def session_move(*, session: Session, new_position: int) -> None:
+    _move(session, new_position=new_position)
+
+
+def sessions_reorder(*, week: Week, ordered_pks: Iterable[int]) -> None:
+    _reorder(Session.objects.filter(week=week), ordered_pks)
+
+
+def cardio_set(*, session: Session, fields: dict[str, Any] | None) -> CardioBlock | None:
+    """Replace the session's cardio block with ``fields``, or remove it when ``fields`` is None."""
+    CardioBlock.objects.filter(session=session).delete()
+    if fields is None:
+        return None
+    return CardioBlock.objects.create(session=session, **fields)
+
+
+# --- exercises ----------------------------------------------------------------------------------
+
+
+def exercise_insert(*, session: Session, position: int, **fields: Any) -> Exercise:
+    exercise = Exercise(session=session, **fields)
+    _insert(exercise, position=position)
+    return exercise
+
+
+def exercise_remove(*, exercise: Exercise) -> None:
+    _remove(exercise)
+
+
+def exercise_move(*, exercise: Exercise, new_position: int) -> None:
+    _move(exercise, new_position=new_position)
+
+
+def exercises_reorder(*, session: Session, ordered_pks: Iterable[int]) -> None:
+    _reorder(Exercise.objects.filter(session=session), ordered_pks)
+
+
+# --- whole objects ------------------------------------------------------------------------------
+
+
+def object_update(*, obj: models.Model, fields: dict[str, Any]) -> None:
+    """Set plain fields on a week, session, exercise or cardio block and save only those.
+
+    The values are validated by the caller (the tool engine's pydantic models, the admin's forms)."""
+    for name, value in fields.items():
+        setattr(obj, name, value)
+    obj.save(update_fields=list(fields))
+
+
+@transaction.atomic
+def program_create(*, athlete, name: str, start_date, coach=None) -> Program:
+    return Program.objects.create(athlete=athlete, coach=coach, name=name, start_date=start_date)

@@ -1,0 +1,143 @@
+"""factory-boy factories for every model, in one place. Positions follow creation order, so a
+session built with three ExerciseFactory calls has exercises 1, 2, 3."""
+
+import datetime
+
+import factory
+from django.contrib.auth import get_user_model
+
+from programs.models import CardioBlock, CardioType, Exercise, Program, Session, SetResult, Week
+
+
+class UserFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = get_user_model()
+        django_get_or_create = ("username",)
+
+    username = factory.Sequence(lambda n: f"user{n}")
+    email = factory.LazyAttribute(lambda u: f"{u.username}@example.com")
+    password = factory.django.Password("pw-for-tests")
+
+
+class CoachFactory(UserFactory):
+    username = factory.Sequence(lambda n: f"coach{n}")
+    is_staff = True
+
+
+class ProgramFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Program
+
+    athlete = factory.SubFactory(UserFactory)
+    coach = None
+    name = factory.Sequence(lambda n: f"Program {n}")
+    start_date = datetime.date(2026, 11, 2)
+
+
+def _next_position(manager) -> int:
+    return manager.count() + 1
+
+
+class WeekFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Week
+
+    program = factory.SubFactory(ProgramFactory)
+    position = factory.LazyAttribute(lambda w: _next_position(w.program.weeks))
+    phase = "Accumulation"
+    start_date = factory.LazyAttribute(
+        lambda w: w.program.start_date + datetime.timedelta(weeks=w.position - 1)
+    )
+    end_date = factory.LazyAttribute(lambda w: w.start_date + datetime.timedelta(days=6))
+    description = ""
+
+
+class SessionFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Session
+
+    week = factory.SubFactory(WeekFactory)
+    position = factory.LazyAttribute(lambda s: _next_position(s.week.sessions))
+    name = factory.Sequence(lambda n: f"Session {n}")
+    scheduled_date = factory.LazyAttribute(
+        lambda s: s.week.start_date + datetime.timedelta(days=s.position - 1)
+    )
+    day_of_week = factory.LazyAttribute(lambda s: s.scheduled_date.strftime("%A"))
+    warmup = factory.LazyFunction(list)
+
+
+class CardioBlockFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = CardioBlock
+
+    session = factory.SubFactory(SessionFactory)
+    type = CardioType.ZONE2
+    duration = 30
+    modality = "Running"
+
+
+class ExerciseFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Exercise
+
+    session = factory.SubFactory(SessionFactory)
+    position = factory.LazyAttribute(lambda e: _next_position(e.session.exercises))
+    name = factory.Iterator(["Back Squat", "Bench Press", "Barbell Row", "Romanian Deadlift"])
+    warmup_sets = 1
+    working_sets = 3
+    reps = "8-10"
+    target_load = "135 lbs"
+    rest_seconds = 120
+
+
+class SetResultFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = SetResult
+
+    exercise = factory.SubFactory(ExerciseFactory)
+    set_number = factory.LazyAttribute(lambda r: _next_position(r.exercise.sets))
+    reps = 8
+    load = "135 lbs"
+
+
+def build_program(*, weeks: int = 2, sessions: int = 3, exercises: int = 4, **program_fields) -> Program:
+    """A program of ``weeks`` × ``sessions`` × ``exercises``, created in bulk for speed."""
+    program = ProgramFactory(**program_fields)
+    week_objs = Week.objects.bulk_create(
+        Week(
+            program=program,
+            position=w,
+            phase="Accumulation",
+            start_date=program.start_date + datetime.timedelta(weeks=w - 1),
+            end_date=program.start_date + datetime.timedelta(weeks=w - 1, days=6),
+        )
+        for w in range(1, weeks + 1)
+    )
+    session_objs = Session.objects.bulk_create(
+        Session(
+            week=week,
+            position=s,
+            name=f"Session {s}",
+            scheduled_date=week.start_date + datetime.timedelta(days=s - 1),
+            day_of_week=(week.start_date + datetime.timedelta(days=s - 1)).strftime("%A"),
+        )
+        for week in week_objs
+        for s in range(1, sessions + 1)
+    )
+    names = ["Back Squat", "Bench Press", "Barbell Row", "Romanian Deadlift", "Overhead Press",
+             "Pull-up", "Lunge", "Plank"]
+    Exercise.objects.bulk_create(
+        Exercise(
+            session=session,
+            position=e,
+            name=names[(e - 1) % len(names)],
+            warmup_sets=1,
+            working_sets=3,
+            reps="8-10",
+            target_load="135 lbs",
+            rest_seconds=120,
+        )
+        for session in session_objs
+        for e in range(1, exercises + 1)
+    )
+    return program
