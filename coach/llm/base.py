@@ -1,0 +1,77 @@
+"""The one interface every LLM provider implements, and the neutral conversation it speaks.
+
+A conversation is a list of ``Turn``s. Each provider converts it to its own protocol:
+
+* ``Turn(role="user", content=...)``: the athlete's words (or a system note such as "I applied the
+  changes"), as plain text.
+* ``Turn(role="assistant", content=..., tool_calls=[ToolCall, ...])``: the model's reply.
+* ``Turn(role="tool", tool_call_id=..., content=..., is_error=...)``: the answer to one tool call.
+  Every tool call of an assistant turn is answered by exactly one tool turn before the next user
+  turn (DESIGN.md: "A valid conversation for every provider"). Anthropic's client merges the tool
+  turns and a following user turn into one user message; OpenAI's sends them as ``role: tool``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+from coach.toolcalls import ToolCall
+
+
+@dataclass
+class Turn:
+    role: Literal["user", "assistant", "tool"]
+    content: str = ""
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    tool_call_id: str | None = None
+    is_error: bool = False
+
+
+@dataclass
+class Usage:
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+@dataclass
+class LLMResponse:
+    text: str
+    tool_calls: list[ToolCall]
+    finish_reason: str = ""
+    usage: Usage = field(default_factory=Usage)
+    provider: str = ""
+    model: str = ""
+    latency_ms: int = 0
+    raw: Any = None
+
+
+class LLMError(Exception):
+    """A provider failed. ``kind`` is one of: rate_limit, overloaded, quota, timeout, server,
+    auth, bad_request, connection, protocol. ``retryable`` says whether trying again may help."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        kind: str,
+        retryable: bool,
+        status: int | None = None,
+        retry_after: float | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.retryable = retryable
+        self.status = status
+        self.retry_after = retry_after
+
+
+class Provider(Protocol):
+    name: str  # "openai", "anthropic" or "offline"
+    model: str
+    offline: bool
+
+    def complete(self, *, system: str, turns: list[Turn], tools: list[dict[str, Any]]) -> LLMResponse:
+        """One model call. ``tools`` are registry definitions ``{"name", "description",
+        "input_schema"}``; each provider converts them to its own format. Raises ``LLMError``."""
+        ...
