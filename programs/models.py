@@ -36,7 +36,9 @@ class Program(models.Model):
 
     class Meta:
         ordering = ["-created_at", "pk"]
-        constraints = [models.CheckConstraint(condition=Q(version__gte=1), name="program_version_gte_1")]
+        constraints = [
+            models.CheckConstraint(condition=Q(version__gte=1), name="program_version_gte_1")
+        ]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.athlete})"
@@ -58,7 +60,9 @@ class Week(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["program", "position"], name="week_unique_position"),
             models.CheckConstraint(condition=Q(position__gte=1), name="week_position_gte_1"),
-            models.CheckConstraint(condition=Q(end_date__gte=models.F("start_date")), name="week_dates_ordered"),
+            models.CheckConstraint(
+                condition=Q(end_date__gte=models.F("start_date")), name="week_dates_ordered"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -75,7 +79,9 @@ class Week(models.Model):
 class Session(models.Model):
     week = models.ForeignKey(Week, on_delete=models.CASCADE, related_name="sessions")
     position = models.PositiveIntegerField(help_text="1-based session number within the week.")
-    name = models.CharField(max_length=200, help_text='e.g. "Upper Body A", "Rest", "Zone 2 Cardio".')
+    name = models.CharField(
+        max_length=200, help_text='e.g. "Upper Body A", "Rest", "Zone 2 Cardio".'
+    )
     scheduled_date = models.DateField(null=True, blank=True)
     day_of_week = models.CharField(max_length=20, blank=True)
     warmup = models.JSONField(default=list, blank=True, help_text="A list of warm-up activities.")
@@ -84,7 +90,9 @@ class Session(models.Model):
     completed = models.BooleanField(default=False)
     completed_date = models.DateField(null=True, blank=True)
     duration = models.PositiveIntegerField(null=True, blank=True, help_text="Minutes, once logged.")
-    rating = models.PositiveSmallIntegerField(null=True, blank=True, help_text="1 (awful) to 5 (great).")
+    rating = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="1 (awful) to 5 (great)."
+    )
 
     class Meta:
         ordering = ["position"]
@@ -131,7 +139,9 @@ class CardioBlock(models.Model):
 
     class Meta:
         constraints = [
-            models.CheckConstraint(condition=Q(type__in=CardioType.values), name="cardio_type_valid"),
+            models.CheckConstraint(
+                condition=Q(type__in=CardioType.values), name="cardio_type_valid"
+            ),
             models.CheckConstraint(condition=Q(duration__gte=1), name="cardio_duration_gte_1"),
         ]
 
@@ -146,22 +156,34 @@ class Exercise(models.Model):
     session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="exercises")
     position = models.PositiveIntegerField(help_text="1-based exercise number within the session.")
     name = models.CharField(max_length=200)
-    group_label = models.CharField(max_length=20, blank=True, help_text="Superset/circuit label, e.g. A.")
+    group_label = models.CharField(
+        max_length=20, blank=True, help_text="Superset/circuit label, e.g. A."
+    )
     warmup_sets = models.PositiveSmallIntegerField(default=0)
     working_sets = models.PositiveSmallIntegerField()
     reps = models.CharField(max_length=50, help_text='Target reps, may be a range like "8-10".')
-    target_load = models.CharField(max_length=100, help_text='e.g. "185 lbs", "70% 1RM", "bodyweight".')
+    target_load = models.CharField(
+        max_length=100, help_text='e.g. "185 lbs", "70% 1RM", "bodyweight".'
+    )
     rest_seconds = models.PositiveIntegerField(default=120)
     notes = models.TextField(blank=True)
-    skipped = models.BooleanField(default=False, help_text="Skipped in the current session, not removed.")
+    skipped = models.BooleanField(
+        default=False, help_text="Skipped in the current session, not removed."
+    )
 
     class Meta:
         ordering = ["position"]
         constraints = [
-            models.UniqueConstraint(fields=["session", "position"], name="exercise_unique_position"),
+            models.UniqueConstraint(
+                fields=["session", "position"], name="exercise_unique_position"
+            ),
             models.CheckConstraint(condition=Q(position__gte=1), name="exercise_position_gte_1"),
-            models.CheckConstraint(condition=Q(warmup_sets__gte=0), name="exercise_warmup_sets_gte_0"),
-            models.CheckConstraint(condition=Q(working_sets__gte=0), name="exercise_working_sets_gte_0"),
+            models.CheckConstraint(
+                condition=Q(warmup_sets__gte=0), name="exercise_warmup_sets_gte_0"
+            ),
+            models.CheckConstraint(
+                condition=Q(working_sets__gte=0), name="exercise_working_sets_gte_0"
+            ),
             models.CheckConstraint(condition=Q(rest_seconds__gte=0), name="exercise_rest_gte_0"),
         ]
 
@@ -192,10 +214,13 @@ class SetResult(models.Model):
     class Meta:
         ordering = ["set_number"]
         constraints = [
-            models.UniqueConstraint(fields=["exercise", "set_number"], name="setresult_unique_number"),
+            models.UniqueConstraint(
+                fields=["exercise", "set_number"], name="setresult_unique_number"
+            ),
             models.CheckConstraint(condition=Q(set_number__gte=1), name="setresult_number_gte_1"),
             models.CheckConstraint(
-                condition=Q(rpe__isnull=True) | Q(rpe__gte=1, rpe__lte=10), name="setresult_rpe_1_to_10"
+                condition=Q(rpe__isnull=True) | Q(rpe__gte=1, rpe__lte=10),
+                name="setresult_rpe_1_to_10",
             ),
         ]
 

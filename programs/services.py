@@ -91,7 +91,9 @@ def next_position(siblings: models.QuerySet) -> int:
 
 def program_bump_version(*, program: Program) -> int:
     """Record that the program changed; returns the new version (also set on ``program``)."""
-    Program.objects.filter(pk=program.pk).update(version=F("version") + 1, updated_at=timezone.now())
+    Program.objects.filter(pk=program.pk).update(
+        version=F("version") + 1, updated_at=timezone.now()
+    )
     program.version = Program.objects.values_list("version", flat=True).get(pk=program.pk)
     return program.version
 

@@ -100,7 +100,9 @@ class SetResultFactory(factory.django.DjangoModelFactory):
     load = "135 lbs"
 
 
-def build_program(*, weeks: int = 2, sessions: int = 3, exercises: int = 4, **program_fields) -> Program:
+def build_program(
+    *, weeks: int = 2, sessions: int = 3, exercises: int = 4, **program_fields
+) -> Program:
     """A program of ``weeks`` × ``sessions`` × ``exercises``, created in bulk for speed."""
     program = ProgramFactory(**program_fields)
     week_objs = Week.objects.bulk_create(
@@ -124,8 +126,16 @@ def build_program(*, weeks: int = 2, sessions: int = 3, exercises: int = 4, **pr
         for week in week_objs
         for s in range(1, sessions + 1)
     )
-    names = ["Back Squat", "Bench Press", "Barbell Row", "Romanian Deadlift", "Overhead Press",
-             "Pull-up", "Lunge", "Plank"]
+    names = [
+        "Back Squat",
+        "Bench Press",
+        "Barbell Row",
+        "Romanian Deadlift",
+        "Overhead Press",
+        "Pull-up",
+        "Lunge",
+        "Plank",
+    ]
     Exercise.objects.bulk_create(
         Exercise(
             session=session,

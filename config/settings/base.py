@@ -7,6 +7,7 @@ transport as an embedded Celery broker. Set DATABASE_URL (PostgreSQL) and REDIS_
 from pathlib import Path
 
 import dj_database_url
+
 from .environ_helpers import env_bool, env_float, env_int, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -15,7 +16,9 @@ VAR_DIR.mkdir(parents=True, exist_ok=True)
 
 SECRET_KEY = env_str("DJANGO_SECRET_KEY", "dev-only-insecure-key-change-me")
 DEBUG = env_bool("DJANGO_DEBUG", True)
-ALLOWED_HOSTS = [h for h in env_str("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",") if h]
+ALLOWED_HOSTS = [
+    h for h in env_str("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",") if h
+]
 CSRF_TRUSTED_ORIGINS = [o for o in env_str("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",") if o]
 
 INSTALLED_APPS = [
@@ -121,7 +124,9 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # --- The coach's model --------------------------------------------------------------------------
 # LLM_PROVIDER: "offline" (default when nothing is configured), "openai" (any OpenAI-compatible
 # chat completions server) or "anthropic" (Messages API).
-LLM_PROVIDER = env_str("LLM_PROVIDER", "") or ("openai" if env_str("LLM_BASE_URL", "") else "offline")
+LLM_PROVIDER = env_str("LLM_PROVIDER", "") or (
+    "openai" if env_str("LLM_BASE_URL", "") else "offline"
+)
 LLM_BASE_URL = env_str("LLM_BASE_URL", "")
 LLM_API_KEY = env_str("LLM_API_KEY", "")
 LLM_MODEL = env_str("LLM_MODEL", "")
