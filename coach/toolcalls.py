@@ -37,7 +37,9 @@ class ToolCall:
     @classmethod
     def from_raw(cls, raw: Any) -> ToolCall:
         if not isinstance(raw, dict):
-            return cls(id=new_call_id(), name="", arguments_error="A tool call must be a JSON object.")
+            return cls(
+                id=new_call_id(), name="", arguments_error="A tool call must be a JSON object."
+            )
         function = raw.get("function") if isinstance(raw.get("function"), dict) else None
         name = (function or raw).get("name") or ""
         if function is not None:
