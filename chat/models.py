@@ -1,0 +1,207 @@
+"""The conversation between an athlete and the coach, and the batch of changes waiting for a click.
+
+A ``Conversation`` belongs to one athlete and one program. Its ``Message``s are append-only:
+
+* ``user``: what the athlete typed.
+* ``assistant``: the coach's reply. It is created as a placeholder (``pending``) when the athlete
+  sends a message and filled in by the Celery worker (``coach.agent.run_turn``).
+* ``tool``: the answer to one tool call of an assistant message, sent back to the model, hidden in
+  the UI.
+* ``event``: a note to the model that the athlete clicked Apply Changes or Cancel, with the results;
+  shown in the UI as a small centred line.
+
+A ``PendingToolBatch`` is the queue of write calls the model proposed (seed 000, "Confirmation Flow
+Notes"). At most one batch per conversation is open (pending, failed or stale) at a time; only the
+athlete's click on Apply Changes runs it (``chat.services.batch_apply``).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class Conversation(models.Model):
+    athlete = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="conversations"
+    )
+    program = models.ForeignKey(
+        "programs.Program", on_delete=models.CASCADE, related_name="conversations"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"Conversation {self.pk} ({self.athlete})"
+
+    def get_owner_object(self):
+        return self.program
+
+
+class Message(models.Model):
+    class Role(models.TextChoices):
+        USER = "user", "Athlete"
+        ASSISTANT = "assistant", "Coach"
+        TOOL = "tool", "Tool result"
+        EVENT = "event", "Event"
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Coach is thinking"
+        RUNNING = "running", "Running"
+        COMPLETE = "complete", "Complete"
+        FAILED = "failed", "Failed"
+
+    conversation = models.ForeignKey(
+        Conversation, on_delete=models.CASCADE, related_name="messages"
+    )
+    role = models.CharField(max_length=20, choices=Role.choices)
+    content = models.TextField(
+        blank=True,
+        help_text="Display text; for assistant messages the suggested replies are stripped off.",
+    )
+    llm_content = models.TextField(
+        blank=True,
+        help_text="What the model sees for this message when it differs from the display text "
+        "(the model's raw reply; an event's full results).",
+    )
+    tool_calls = models.JSONField(
+        default=list, blank=True, help_text="ToolCall.to_dict() of each call the model made."
+    )
+    tool_call_extras = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Provider-specific fields of the tool calls, keyed by call id, echoed back.",
+    )
+    steps = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="The read-tool rounds before the final reply: "
+        '[{"text", "tool_calls", "tool_call_extras", "results": [{"tool_call_id", "content", "is_error"}]}].',
+    )
+    tool_call_id = models.CharField(max_length=200, blank=True)
+    is_error = models.BooleanField(default=False)
+    suggested_replies = models.JSONField(default=list, blank=True)
+    provider = models.CharField(max_length=50, blank=True)
+    model = models.CharField(max_length=200, blank=True)
+    prompt_tokens = models.PositiveIntegerField(null=True, blank=True)
+    completion_tokens = models.PositiveIntegerField(null=True, blank=True)
+    latency_ms = models.PositiveIntegerField(null=True, blank=True)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.COMPLETE)
+    error_code = models.CharField(
+        max_length=50,
+        blank=True,
+        help_text="Why the reply failed (an LLMError kind, timeout, ...).",
+    )
+    reply_to = models.ForeignKey(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="replies",
+        help_text="The user or event message this assistant message answers.",
+    )
+    batch = models.ForeignKey(
+        "PendingToolBatch",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="messages",
+        help_text="The batch this message's proposals joined, or the batch an event reports on.",
+    )
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        indexes = [models.Index(fields=["conversation", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.get_role_display()}: {self.content[:50]}"
+
+    @property
+    def is_visible(self) -> bool:
+        """Shown in the chat: the athlete's messages, events, and the coach's replies once they
+        are complete or failed and have something to say."""
+        if self.role in (self.Role.USER, self.Role.EVENT):
+            return True
+        if self.role == self.Role.ASSISTANT:
+            return self.status in (self.Status.COMPLETE, self.Status.FAILED) and bool(self.content)
+        return False
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status in (self.Status.COMPLETE, self.Status.FAILED)
+
+    def get_owner_object(self):
+        return self.conversation.program
+
+
+class PendingToolBatch(models.Model):
+    class BatchStatus(models.TextChoices):
+        PENDING = "pending", "Waiting for the athlete"
+        APPLIED = "applied", "Applied"
+        CANCELLED = "cancelled", "Cancelled"
+        FAILED = "failed", "Apply failed (still open)"
+        STALE = "stale", "Program changed; re-previewed (still open)"
+
+    OPEN_STATUSES = (BatchStatus.PENDING, BatchStatus.FAILED, BatchStatus.STALE)
+
+    conversation = models.ForeignKey(Conversation, on_delete=models.CASCADE, related_name="batches")
+    status = models.CharField(
+        max_length=20, choices=BatchStatus.choices, default=BatchStatus.PENDING
+    )
+    calls = models.JSONField(default=list, help_text="ToolCall dicts, in the order they will run.")
+    revision = models.PositiveIntegerField(
+        default=1,
+        help_text="Increases whenever the batch changes (calls added, re-previewed); an Apply "
+        "click names the revision the athlete saw.",
+    )
+    preview = models.JSONField(default=dict, blank=True, help_text="The engine's preview dict.")
+    program_version = models.PositiveIntegerField(help_text="The program version previewed on.")
+    results = models.JSONField(
+        default=list, blank=True, help_text="CallResult dicts of the last preview or apply."
+    )
+    error_message = models.TextField(
+        blank=True, help_text="Which call failed and why, written for the athlete."
+    )
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        verbose_name = "pending tool batch"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["conversation"],
+                condition=Q(status__in=["pending", "failed", "stale"]),
+                name="batch_one_open_per_conversation",
+            ),
+            models.CheckConstraint(condition=Q(revision__gte=1), name="batch_revision_gte_1"),
+            models.CheckConstraint(
+                condition=Q(status__in=["pending", "applied", "cancelled", "failed", "stale"]),
+                name="batch_status_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Batch {self.pk} ({self.status}, {len(self.calls)} calls)"
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in self.OPEN_STATUSES
+
+    def get_owner_object(self):
+        return self.conversation.program
