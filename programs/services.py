@@ -190,3 +190,61 @@ def object_update(*, obj: models.Model, fields: dict[str, Any]) -> None:
 @transaction.atomic
 def program_create(*, athlete, name: str, start_date, coach=None) -> Program:
     return Program.objects.create(athlete=athlete, coach=coach, name=name, start_date=start_date)
+
+
+# --- whole trees (added for the tool engine and the import command) ------------------------------
+
+
+def _create_children(*, sessions: list[tuple[Session, dict[str, Any]]]) -> None:
+    """Bulk-create the exercises and cardio blocks of freshly created sessions."""
+    Exercise.objects.bulk_create(
+        Exercise(session=session, position=index, **fields)
+        for session, spec in sessions
+        for index, fields in enumerate(spec.get("exercises") or [], start=1)
+    )
+    CardioBlock.objects.bulk_create(
+        CardioBlock(session=session, **spec["cardio"])
+        for session, spec in sessions
+        if spec.get("cardio") is not None
+    )
+
+
+def session_tree_insert(*, week: Week, position: int, spec: dict[str, Any]) -> Session:
+    """Insert a session with its exercises and cardio block at ``position`` in a constant number
+    of queries. ``spec`` is ``{"fields": {...}, "exercises": [{...}, ...], "cardio": {...} | None}``
+    with model field names, already validated by the caller."""
+    session = session_insert(week=week, position=position, **spec["fields"])
+    _create_children(sessions=[(session, spec)])
+    return session
+
+
+def weeks_tree_insert(
+    *, program: Program, position: int, specs: list[dict[str, Any]]
+) -> list[Week]:
+    """Insert consecutive weeks (with sessions, exercises and cardio) starting at ``position``.
+
+    Each spec is ``{"fields": {...week fields}, "sessions": [session spec, ...]}``. The weeks after
+    the insertion point move down by ``len(specs)``. A constant number of queries whatever the
+    size of the program or of the new weeks."""
+    if not specs:
+        return []
+    _shift(Week.objects.filter(program_id=program.pk), low=position, high=None, delta=len(specs))
+    weeks = Week.objects.bulk_create(
+        Week(program=program, position=position + index, **spec["fields"])
+        for index, spec in enumerate(specs)
+    )
+    pairs: list[tuple[Week, dict[str, Any]]] = [
+        (week, session_spec)
+        for week, spec in zip(weeks, specs, strict=True)
+        for session_spec in spec.get("sessions") or []
+    ]
+    positions: dict[int, int] = {}
+    new_sessions = []
+    for week, session_spec in pairs:
+        positions[id(week)] = positions.get(id(week), 0) + 1
+        new_sessions.append(
+            Session(week=week, position=positions[id(week)], **session_spec["fields"])
+        )
+    sessions = Session.objects.bulk_create(new_sessions)
+    _create_children(sessions=[(s, spec) for s, (_, spec) in zip(sessions, pairs, strict=True)])
+    return weeks

@@ -1,0 +1,331 @@
+"""The executor: checks tool calls (schema layer, then state layer), runs them in order on the
+database through ``programs.services``, and previews them by running the very same code inside a
+transaction that is rolled back.
+
+Rules:
+
+* Calls run in the order given, each seeing the state the previous successful calls left (seed
+  000, Phase 7: ``remove_exercise 1`` then ``add_exercise position 1`` replaces the original).
+* A batch is all or nothing. When a call fails, the later calls are still checked and run against
+  the state so far (the failed call changed nothing), so every call gets its own result; then the
+  whole transaction is rolled back. A call's ``success`` means it was valid at its place in the
+  sequence; nothing is written unless every call succeeds.
+* Bad input never raises: a missing tool is ``UNKNOWN_TOOL``, arguments that are not a JSON
+  object are ``PARSE_ERROR``, schema problems are ``VALIDATION_ERROR`` with a dotted ``field``,
+  references that don't exist are ``NOT_FOUND``. An unexpected database error while executing a
+  valid call is ``EXECUTION_ERROR`` (that call is rolled back to its savepoint, the batch fails).
+* ``apply_calls`` locks the program row, refuses a stale ``expected_version`` with ``STALE`` on
+  every call, and bumps ``version`` once per successful batch.
+
+Each call costs a constant number of queries: targets are found by position with joins, never by
+loading the program.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Any, get_args, get_origin
+
+from django.db import DatabaseError, transaction
+from pydantic import BaseModel, ValidationError
+
+from programs.models import Program
+from programs.services import program_bump_version, program_lock
+
+from .preview import build_preview, conflict_warnings
+from .registry import REGISTRY, ToolSpec, get_tool
+from .toolcalls import ToolCall
+from .tools.base import ToolError, ToolStateError
+
+__all__ = [
+    "BatchResult",
+    "CallResult",
+    "ToolError",
+    "apply_calls",
+    "check_call",
+    "preview_calls",
+]
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class CallResult:
+    tool_call_id: str
+    name: str
+    success: bool
+    errors: list[ToolError] = field(default_factory=list)
+    summary: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "tool_call_id": self.tool_call_id,
+            "name": self.name,
+            "success": self.success,
+            "errors": [e.to_dict() for e in self.errors],
+            "summary": self.summary,
+        }
+
+
+@dataclass
+class BatchResult:
+    success: bool
+    results: list[CallResult]
+    preview: dict[str, Any]
+    program_version: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "success": self.success,
+            "results": [r.to_dict() for r in self.results],
+            "preview": self.preview,
+            "program_version": self.program_version,
+        }
+
+
+# --- schema layer -------------------------------------------------------------------------------
+
+
+def _dotted(loc: tuple[Any, ...]) -> str:
+    return ".".join(str(part) for part in loc)
+
+
+def _unwrap(annotation: Any) -> Any:
+    """The BaseModel inside ``X | None``, ``list[X]``, ``Annotated[X, ...]``, if any."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in get_args(annotation):
+        found = _unwrap(arg)
+        if found is not None:
+            return found
+    if get_origin(annotation) is None:
+        return None
+    return None
+
+
+def _model_at(model: type[BaseModel], loc: tuple[Any, ...]) -> type[BaseModel] | None:
+    current: type[BaseModel] | None = model
+    for part in loc:
+        if isinstance(part, int):
+            continue
+        if current is None or part not in current.model_fields:
+            return None
+        current = _unwrap(current.model_fields[part].annotation)
+    return current
+
+
+def _got(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def _message(error: dict[str, Any], model: type[BaseModel]) -> tuple[str, str | None]:
+    loc = tuple(error.get("loc") or ())
+    kind = error["type"]
+    ctx = error.get("ctx") or {}
+    value = error.get("input")
+    path = _dotted(loc) or None
+    name = path or "The arguments"
+    if kind == "missing":
+        return f"{name} is required.", path
+    if kind == "extra_forbidden":
+        parent = _model_at(model, loc[:-1])
+        allowed = ", ".join(parent.model_fields) if parent else ""
+        hint = f" Allowed here: {allowed}." if allowed else ""
+        return f"{name} is not a known field.{hint}", path
+    if kind in ("greater_than_equal", "greater_than"):
+        bound = ctx.get("ge", ctx.get("gt"))
+        return f"{name} must be at least {bound} (got {_got(value)}).", path
+    if kind in ("less_than_equal", "less_than"):
+        bound = ctx.get("le", ctx.get("lt"))
+        return f"{name} must be at most {bound} (got {_got(value)}).", path
+    if kind == "string_too_short":
+        if ctx.get("min_length") == 1:
+            return f"{name} must not be empty.", path
+        return f"{name} must be at least {ctx.get('min_length')} characters.", path
+    if kind == "string_too_long":
+        return f"{name} must be at most {ctx.get('max_length')} characters.", path
+    if kind == "too_short":
+        return f"{name} must contain at least {plural_items(ctx.get('min_length'))}.", path
+    if kind == "too_long":
+        return f"{name} must contain at most {plural_items(ctx.get('max_length'))}.", path
+    if kind.startswith("int_"):
+        return f"{name} must be a whole number (got {_got(value)}).", path
+    if kind.startswith("bool_"):
+        return f"{name} must be true or false (got {_got(value)}).", path
+    if kind.startswith("string_"):
+        return f"{name} must be text (got {_got(value)}).", path
+    if kind in ("literal_error", "enum"):
+        expected = ctx.get("expected", "")
+        return f"{name} must be one of {expected} (got {_got(value)}).", path
+    if kind.startswith("date_") or kind.startswith("datetime_"):
+        return f"{name} must be an ISO date like 2026-11-02 (got {_got(value)}).", path
+    if kind == "list_type":
+        return f"{name} must be a list (got {_got(value)}).", path
+    if kind in ("model_type", "dict_type", "model_attributes_type"):
+        return f"{name} must be an object (got {_got(value)}).", path
+    if kind == "position":
+        return f"{name} {error['msg']}.", path
+    if kind == "value_error":
+        message = str(error["msg"]).removeprefix("Value error, ")
+        if path and not message.startswith(path.rsplit(".", 1)[-1]):
+            return f"{path}: {message}.", path
+        prefix = f"{path.rsplit('.', 1)[0]}." if path and "." in path else ""
+        return f"{prefix}{message}.", path
+    return f"{name}: {error['msg']}.", path
+
+
+def plural_items(count: Any) -> str:
+    return "1 item" if count == 1 else f"{count} items"
+
+
+def validation_errors(exc: ValidationError, model: type[BaseModel]) -> list[ToolError]:
+    errors = []
+    for error in exc.errors(include_url=False):
+        message, path = _message(error, model)
+        errors.append(ToolError(code="VALIDATION_ERROR", message=message, field=path))
+    return errors
+
+
+def check_call(call: ToolCall) -> tuple[BaseModel | None, list[ToolError]]:
+    """The schema layer only (no database): returns the parsed arguments or the errors."""
+    spec = get_tool(call.name)
+    if spec is None:
+        available = ", ".join(sorted(REGISTRY))
+        shown = call.name or "(no name)"
+        return None, [
+            ToolError(
+                code="UNKNOWN_TOOL",
+                message=f"There is no tool called {shown!r}. Available tools: {available}.",
+            )
+        ]
+    if call.arguments_error is not None:
+        return None, [
+            ToolError(
+                code="PARSE_ERROR",
+                message=f"I couldn't read the arguments of {call.name}: {call.arguments_error}",
+            )
+        ]
+    try:
+        return spec.args_model.model_validate(call.arguments), []
+    except ValidationError as exc:
+        return None, validation_errors(exc, spec.args_model)
+
+
+# --- running ------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Run:
+    results: list[CallResult]
+    details: list[dict[str, Any]]
+    warnings: list[str]
+
+    @property
+    def success(self) -> bool:
+        return all(r.success for r in self.results)
+
+
+def _run_one(*, program_id: int, call: ToolCall) -> tuple[CallResult, list[dict[str, Any]], str]:
+    args, errors = check_call(call)
+    if args is None:
+        result = CallResult(call.id, call.name, False, errors, _failure_summary(errors))
+        return result, [], ""
+    spec: ToolSpec = REGISTRY[call.name]
+    target = spec.target(args)
+    try:
+        with transaction.atomic():
+            outcome = spec.execute(program_id=program_id, args=args)
+    except ToolStateError as exc:
+        errors = [exc.error]
+        return CallResult(call.id, call.name, False, errors, _failure_summary(errors)), [], target
+    except DatabaseError:
+        logger.exception("Tool %s failed while executing", call.name)
+        errors = [
+            ToolError(
+                code="EXECUTION_ERROR",
+                message=f"Something went wrong while running {call.name}; nothing was changed.",
+            )
+        ]
+        return CallResult(call.id, call.name, False, errors, _failure_summary(errors)), [], target
+    details = [{**d, "toolCallId": call.id} for d in outcome.details]
+    return CallResult(call.id, call.name, True, [], outcome.summary), details, target
+
+
+def _failure_summary(errors: list[ToolError]) -> str:
+    return " ".join(e.message for e in errors)
+
+
+def _run(*, program_id: int, calls: list[ToolCall]) -> _Run:
+    results: list[CallResult] = []
+    details: list[dict[str, Any]] = []
+    targets: list[str] = []
+    for call in calls:
+        result, call_details, target = _run_one(program_id=program_id, call=call)
+        results.append(result)
+        details.extend(call_details)
+        targets.append(target)
+    return _Run(results=results, details=details, warnings=conflict_warnings(targets))
+
+
+def _batch(run: _Run, *, total: int, version: int) -> BatchResult:
+    failed = sum(1 for r in run.results if not r.success)
+    return BatchResult(
+        success=run.success,
+        results=run.results,
+        preview=build_preview(
+            details=run.details, warnings=run.warnings, failed=failed, total=total
+        ),
+        program_version=version,
+    )
+
+
+class _Rollback(Exception):
+    def __init__(self, run: _Run) -> None:
+        super().__init__("rolled back")
+        self.run = run
+
+
+def preview_calls(*, program: Program, calls: list[ToolCall]) -> BatchResult:
+    """Dry run: the same executor on the same state, in order, then everything is rolled back."""
+    version = Program.objects.values_list("version", flat=True).get(pk=program.pk)
+    try:
+        with transaction.atomic():
+            raise _Rollback(_run(program_id=program.pk, calls=calls))
+    except _Rollback as done:
+        run = done.run
+    return _batch(run, total=len(calls), version=version)
+
+
+def apply_calls(
+    *, program: Program, calls: list[ToolCall], expected_version: int | None = None
+) -> BatchResult:
+    """Run every call in order in one transaction with the program row locked; write only if all
+    succeed, then bump ``version`` once (also set on ``program``)."""
+    try:
+        with transaction.atomic():
+            locked = program_lock(program_id=program.pk)
+            if expected_version is not None and locked.version != expected_version:
+                raise _Rollback(_stale(calls, current=locked.version, expected=expected_version))
+            run = _run(program_id=program.pk, calls=calls)
+            if not run.success:
+                raise _Rollback(run)
+            version = program_bump_version(program=locked) if calls else locked.version
+    except _Rollback as failed:
+        current = Program.objects.values_list("version", flat=True).get(pk=program.pk)
+        return _batch(failed.run, total=len(calls), version=current)
+    program.version = version
+    return _batch(run, total=len(calls), version=version)
+
+
+def _stale(calls: list[ToolCall], *, current: int, expected: int) -> _Run:
+    error = ToolError(
+        code="STALE",
+        message=(
+            f"The program changed since this was previewed (version {expected}, now {current}); "
+            "preview the changes again before applying them."
+        ),
+    )
+    results = [CallResult(c.id, c.name, False, [error], error.message) for c in calls]
+    return _Run(results=results, details=[], warnings=[])

@@ -1,0 +1,70 @@
+"""The one registry of tools: name, description for the model, argument model (and so the JSON
+Schema sent to providers), kind, confirmation, sensitivity tier, executor and conflict target.
+
+``tool_definitions()`` gives provider-neutral definitions ``{"name", "description",
+"input_schema"}``; each input schema is self-contained (no ``$ref``/``$defs``, no titles), with
+``type: object``, ``properties``, ``required`` and ``additionalProperties: false``.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from .tools import exercises, sessions, weeks
+from .tools.base import ToolSpec
+
+__all__ = ["REGISTRY", "ToolSpec", "get_tool", "input_schema", "tool_definitions"]
+
+REGISTRY: dict[str, ToolSpec] = {
+    spec.name: spec for family in (exercises, sessions, weeks) for spec in family.SPECS
+}
+
+
+def get_tool(name: str) -> ToolSpec | None:
+    return REGISTRY.get(name)
+
+
+def _inline(node: Any, defs: dict[str, Any]) -> Any:
+    if isinstance(node, dict):
+        if "$ref" in node:
+            name = node["$ref"].rsplit("/", 1)[-1]
+            resolved = _inline(copy.deepcopy(defs[name]), defs)
+            extra = {k: _inline(v, defs) for k, v in node.items() if k != "$ref"}
+            return {**resolved, **extra}
+        out = {}
+        for key, value in node.items():
+            if key == "$defs":
+                continue
+            if key == "title" and isinstance(value, str):
+                continue
+            if key == "default" and value is None:
+                continue
+            if key == "properties" and isinstance(value, dict):
+                out[key] = {name: _inline(prop, defs) for name, prop in value.items()}
+                continue
+            out[key] = _inline(value, defs)
+        return out
+    if isinstance(node, list):
+        return [_inline(item, defs) for item in node]
+    return node
+
+
+def input_schema(spec: ToolSpec) -> dict[str, Any]:
+    """The self-contained JSON Schema of a tool's arguments."""
+    raw = spec.args_model.model_json_schema()
+    schema = _inline(raw, raw.get("$defs", {}))
+    schema.setdefault("properties", {})
+    schema.setdefault("required", [])
+    schema["type"] = "object"
+    schema["additionalProperties"] = False
+    return schema
+
+
+def tool_definitions(*, kind: str | None = None) -> list[dict[str, Any]]:
+    """``[{"name", "description", "input_schema"}]`` for every tool (or every tool of ``kind``)."""
+    return [
+        {"name": spec.name, "description": spec.description, "input_schema": input_schema(spec)}
+        for spec in REGISTRY.values()
+        if kind is None or spec.kind == kind
+    ]

@@ -1,0 +1,432 @@
+"""The argument models of the eleven program tools (seed 000, Phase 1), in the seed's camelCase.
+
+These models are the schema layer of validation: types, required fields, enums and ranges. They
+are strict (``extra="forbid"``, integers and booleans are not coerced from strings), so the JSON
+Schema sent to providers says ``additionalProperties: false`` and a wrong type is a
+``VALIDATION_ERROR`` rather than a guess. Whether a week, session or exercise exists is the state
+layer's job (``coach/tools``).
+
+The same ``WeekInput``/``SessionInput``/``ExerciseInput`` models validate ``add_week``,
+``add_session``, ``add_exercise`` and the ``import_program`` command, so a program file and a tool
+call obey the same rules.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PlainValidator,
+    WithJsonSchema,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
+
+MAX_WEEKS = 520
+MAX_SESSIONS = 50
+MAX_EXERCISES = 100
+
+
+class StrictModel(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=False)
+
+
+# --- reusable field types -----------------------------------------------------------------------
+
+WeekNumber = Annotated[
+    int,
+    Field(strict=True, ge=1, le=MAX_WEEKS, description="1-based week number in the program."),
+]
+SessionNumber = Annotated[
+    int,
+    Field(
+        strict=True, ge=1, le=MAX_SESSIONS, description="1-based session number within the week."
+    ),
+]
+ExerciseNumber = Annotated[
+    int,
+    Field(
+        strict=True,
+        ge=1,
+        le=MAX_EXERCISES,
+        description="1-based exercise number within the session.",
+    ),
+]
+
+
+def _position(value: Any) -> int | str:
+    if value == "end" and isinstance(value, str):
+        return "end"
+    if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_WEEKS:
+        return value
+    raise PydanticCustomError(
+        "position",
+        'must be a whole number from 1 (the first place) or "end" (got {got})',
+        {"got": repr(value)},
+    )
+
+
+Position = Annotated[
+    int | Literal["end"],
+    PlainValidator(_position),
+    WithJsonSchema(
+        {
+            "anyOf": [
+                {"type": "integer", "minimum": 1},
+                {"type": "string", "enum": ["end"]},
+            ],
+            "description": 'Where to insert: a 1-based position (1 = first) or "end".',
+        }
+    ),
+]
+
+Name = Annotated[str, Field(strict=True, min_length=1, max_length=200)]
+Reps = Annotated[
+    str,
+    Field(strict=True, min_length=1, max_length=50, description='Target reps, e.g. "8-10" or "5".'),
+]
+TargetLoad = Annotated[
+    str,
+    Field(
+        strict=True,
+        min_length=1,
+        max_length=100,
+        description='Target load, e.g. "185 lbs", "70% 1RM", "bodyweight".',
+    ),
+]
+WorkingSets = Annotated[
+    int, Field(strict=True, ge=0, le=50, description="Number of working sets (0 to 50).")
+]
+WarmupSets = Annotated[
+    int, Field(strict=True, ge=0, le=20, description="Number of warm-up sets (0 to 20).")
+]
+RestSeconds = Annotated[
+    int,
+    Field(strict=True, ge=0, le=3600, description="Rest between sets in seconds (0 to 3600)."),
+]
+Notes = Annotated[str, Field(strict=True, max_length=2000)]
+GroupLabel = Annotated[
+    str,
+    Field(strict=True, max_length=20, description='Superset/circuit label, e.g. "A"; "" for none.'),
+]
+Skipped = Annotated[
+    bool,
+    Field(
+        strict=True, description="True marks the exercise skipped in this session (not removed)."
+    ),
+]
+IsoDate = Annotated[datetime.date, Field(description="ISO date, e.g. 2026-11-02.")]
+
+DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+
+def _day_name(value: Any) -> Any:
+    if isinstance(value, str) and value.strip().capitalize() in DAYS:
+        return value.strip().capitalize()
+    return value
+
+
+DayOfWeek = Annotated[
+    Literal["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"],
+    BeforeValidator(_day_name),
+    Field(description="Day of the week, e.g. Monday."),
+]
+WarmupList = Annotated[
+    list[Annotated[str, Field(strict=True, min_length=1, max_length=200)]],
+    Field(max_length=20, description="Warm-up activities, in order."),
+]
+
+
+# --- building blocks ----------------------------------------------------------------------------
+
+
+class CardioInput(StrictModel):
+    """A cardio block; a cardio-only day is a session with no exercises and one of these."""
+
+    type: Literal["zone2", "intervals", "sweetspot", "threshold", "vo2max"] = Field(
+        description="Kind of cardio: zone2, intervals, sweetspot, threshold or vo2max."
+    )
+    duration: int = Field(strict=True, ge=1, le=1440, description="Planned minutes (1 to 1440).")
+    modality: str = Field(
+        default="", strict=True, max_length=100, description='e.g. "Running", "Cycling", "Rowing".'
+    )
+    instructions: str = Field(
+        default="", strict=True, max_length=2000, description="Detailed workout instructions."
+    )
+    notes: str = Field(default="", strict=True, max_length=2000)
+
+
+class ExerciseInput(StrictModel):
+    """A new exercise. warmupSets defaults to 0 and restSeconds to 120."""
+
+    name: Name = Field(description="Exercise name.")
+    reps: Reps
+    targetLoad: TargetLoad
+    workingSets: WorkingSets
+    warmupSets: WarmupSets = 0
+    restSeconds: RestSeconds = 120
+    notes: Notes = ""
+    groupLabel: GroupLabel = ""
+
+
+class SessionInput(StrictModel):
+    """A new session. An empty exercise list with no cardio is a rest day; with cardio, a cardio day."""
+
+    name: Name = Field(description='Session name, e.g. "Upper Body A", "Rest", "Zone 2 Cardio".')
+    exercises: list[ExerciseInput] = Field(
+        default_factory=list,
+        max_length=MAX_EXERCISES,
+        description="Exercises in order; may be empty for rest or cardio-only days.",
+    )
+    scheduledDate: IsoDate | None = None
+    dayOfWeek: DayOfWeek | None = None
+    warmup: WarmupList = Field(default_factory=list)
+    cardio: CardioInput | None = Field(
+        default=None, description="Optional cardio block for cardio-focused sessions."
+    )
+    notes: Notes = ""
+
+
+class WeekInput(StrictModel):
+    """A complete new week. Its weekNumber, if given, is ignored: weeks are numbered by position."""
+
+    weekNumber: int | None = Field(
+        default=None,
+        strict=True,
+        description="Ignored; the week is numbered by where it is inserted.",
+    )
+    phase: str = Field(
+        strict=True,
+        min_length=1,
+        max_length=100,
+        description='Training phase, e.g. "Hypertrophy", "Strength", "Deload".',
+    )
+    startDate: IsoDate
+    endDate: IsoDate
+    description: str = Field(default="", strict=True, max_length=2000)
+    sessions: list[SessionInput] = Field(
+        min_length=1,
+        max_length=MAX_SESSIONS,
+        description="The week's sessions in order (rest and cardio days included); at least one.",
+    )
+
+    @model_validator(mode="after")
+    def _dates_ordered(self) -> WeekInput:
+        if self.endDate < self.startDate:
+            raise ValueError(
+                f"endDate ({self.endDate.isoformat()}) must not be before startDate "
+                f"({self.startDate.isoformat()})"
+            )
+        return self
+
+
+class _Updates(StrictModel):
+    @model_validator(mode="after")
+    def _not_empty(self) -> Any:
+        if not self.model_fields_set:
+            allowed = ", ".join(type(self).model_fields)
+            raise ValueError(f"updates must change at least one field ({allowed})")
+        return self
+
+    def changes(self) -> dict[str, Any]:
+        """Only the fields the caller actually sent."""
+        return {name: getattr(self, name) for name in self.model_fields_set}
+
+
+class ExerciseUpdates(_Updates):
+    name: Name = Field(default=None, description="New exercise name.")  # type: ignore[assignment]
+    reps: Reps = None  # type: ignore[assignment]
+    targetLoad: TargetLoad = None  # type: ignore[assignment]
+    workingSets: WorkingSets = None  # type: ignore[assignment]
+    warmupSets: WarmupSets = None  # type: ignore[assignment]
+    restSeconds: RestSeconds = None  # type: ignore[assignment]
+    notes: Notes = Field(default=None, description="Exercise notes or cues.")  # type: ignore[assignment]
+    groupLabel: GroupLabel = None  # type: ignore[assignment]
+    skipped: Skipped = None  # type: ignore[assignment]
+
+
+class SessionUpdates(_Updates):
+    name: Name = Field(default=None, description="New session name.")  # type: ignore[assignment]
+    scheduledDate: IsoDate | None = Field(
+        default=None, description="ISO date, or null to clear it."
+    )
+    dayOfWeek: DayOfWeek = None  # type: ignore[assignment]
+    warmup: WarmupList = None  # type: ignore[assignment]
+    cardio: CardioInput | None = Field(
+        default=None,
+        description="A cardio block replaces the current one; null removes the cardio block.",
+    )
+    notes: Notes = Field(default=None, description="Session notes.")  # type: ignore[assignment]
+
+
+class WeekUpdates(_Updates):
+    phase: str = Field(  # type: ignore[assignment]
+        default=None, strict=True, min_length=1, max_length=100, description='e.g. "Deload".'
+    )
+    startDate: IsoDate = None  # type: ignore[assignment]
+    endDate: IsoDate = None  # type: ignore[assignment]
+    description: str = Field(default=None, strict=True, max_length=2000)  # type: ignore[assignment]
+
+    @model_validator(mode="after")
+    def _dates_ordered(self) -> WeekUpdates:
+        both = {"startDate", "endDate"} <= self.model_fields_set
+        if both and self.endDate < self.startDate:
+            raise ValueError(
+                f"endDate ({self.endDate.isoformat()}) must not be before startDate "
+                f"({self.startDate.isoformat()})"
+            )
+        return self
+
+
+# --- tool arguments -----------------------------------------------------------------------------
+
+
+class ModifyExerciseArgs(StrictModel):
+    weekNumber: WeekNumber
+    sessionNumber: SessionNumber
+    exerciseNumber: ExerciseNumber
+    updates: ExerciseUpdates = Field(description="The fields to change; at least one.")
+
+
+class RemoveExerciseArgs(StrictModel):
+    weekNumber: WeekNumber
+    sessionNumber: SessionNumber
+    exerciseNumber: ExerciseNumber
+
+
+class AddExerciseArgs(StrictModel):
+    weekNumber: WeekNumber
+    sessionNumber: SessionNumber
+    position: Position = "end"
+    exercise: ExerciseInput
+
+
+class ReorderExercisesArgs(StrictModel):
+    weekNumber: WeekNumber
+    sessionNumber: SessionNumber
+    exerciseNumber: ExerciseNumber = Field(description="The exercise to move (1-based).")
+    newPosition: int = Field(
+        strict=True,
+        ge=1,
+        le=MAX_EXERCISES,
+        description="Where to move it (1-based, at most the number of exercises).",
+    )
+
+
+class ModifySessionArgs(StrictModel):
+    weekNumber: WeekNumber
+    sessionNumber: SessionNumber
+    updates: SessionUpdates = Field(description="The fields to change; at least one.")
+
+
+class AddSessionArgs(StrictModel):
+    weekNumber: WeekNumber
+    position: Position = "end"
+    session: SessionInput
+
+
+class RemoveSessionArgs(StrictModel):
+    weekNumber: WeekNumber
+    sessionNumber: SessionNumber
+
+
+class CopySessionArgs(StrictModel):
+    sourceWeekNumber: WeekNumber = Field(description="Week of the session to copy.")
+    sourceSessionNumber: SessionNumber = Field(description="The session to copy.")
+    targetWeekNumber: WeekNumber = Field(description="Week to put the copy in (may be the same).")
+    position: Position = "end"
+
+
+class ModifyWeekArgs(StrictModel):
+    weekNumber: WeekNumber
+    updates: WeekUpdates = Field(description="The fields to change; at least one.")
+
+
+class AddWeekArgs(StrictModel):
+    position: Position = "end"
+    weeks: list[WeekInput] = Field(
+        min_length=1, max_length=12, description="Complete weeks to insert, in order (1 to 12)."
+    )
+
+
+class RemoveWeekArgs(StrictModel):
+    weekNumber: WeekNumber
+
+
+# --- camelCase ↔ model fields -------------------------------------------------------------------
+
+EXERCISE_FIELDS = {
+    "name": "name",
+    "reps": "reps",
+    "targetLoad": "target_load",
+    "workingSets": "working_sets",
+    "warmupSets": "warmup_sets",
+    "restSeconds": "rest_seconds",
+    "notes": "notes",
+    "groupLabel": "group_label",
+    "skipped": "skipped",
+}
+SESSION_FIELDS = {
+    "name": "name",
+    "scheduledDate": "scheduled_date",
+    "dayOfWeek": "day_of_week",
+    "warmup": "warmup",
+    "notes": "notes",
+}
+WEEK_FIELDS = {
+    "phase": "phase",
+    "startDate": "start_date",
+    "endDate": "end_date",
+    "description": "description",
+}
+CARDIO_FIELDS = {
+    "type": "type",
+    "duration": "duration",
+    "modality": "modality",
+    "instructions": "instructions",
+    "notes": "notes",
+}
+
+
+def exercise_model_fields(exercise: ExerciseInput) -> dict[str, Any]:
+    return {EXERCISE_FIELDS[k]: getattr(exercise, k) for k in ExerciseInput.model_fields}
+
+
+def cardio_model_fields(cardio: CardioInput) -> dict[str, Any]:
+    return {CARDIO_FIELDS[k]: getattr(cardio, k) for k in CardioInput.model_fields}
+
+
+def session_model_fields(session: SessionInput) -> dict[str, Any]:
+    return {
+        "name": session.name,
+        "scheduled_date": session.scheduledDate,
+        "day_of_week": session.dayOfWeek or "",
+        "warmup": list(session.warmup),
+        "notes": session.notes,
+    }
+
+
+def session_tree_spec(session: SessionInput) -> dict[str, Any]:
+    """The plain dict ``programs.services.session_tree_insert`` and ``weeks_tree_insert`` take."""
+    return {
+        "fields": session_model_fields(session),
+        "exercises": [exercise_model_fields(e) for e in session.exercises],
+        "cardio": cardio_model_fields(session.cardio) if session.cardio else None,
+    }
+
+
+def week_tree_spec(week: WeekInput) -> dict[str, Any]:
+    return {
+        "fields": {
+            "phase": week.phase,
+            "start_date": week.startDate,
+            "end_date": week.endDate,
+            "description": week.description,
+        },
+        "sessions": [session_tree_spec(s) for s in week.sessions],
+    }

@@ -1,0 +1,1 @@
+"""The program tools, one module per family; ``coach.registry`` collects their specs."""

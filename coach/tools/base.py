@@ -1,0 +1,287 @@
+"""What every tool family shares: the ToolSpec and ToolError types, the state-layer error, lookups
+of a week, session or exercise by position (one query each, never the whole program) and the
+short descriptions the preview and the call summaries use.
+
+A tool's ``execute(*, program_id, args)`` validates the state first and only then writes through
+``programs.services``; when the state is wrong it raises ``ToolStateError`` before writing
+anything. It returns an ``Outcome``: one summary line and the preview details.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+from programs.models import CardioBlock, Exercise, Session, Week
+
+QUOTE_LIMIT = 80
+
+
+@dataclass
+class ToolError:
+    """One problem with one tool call: ``{code, message, field}``, the message written for a person.
+
+    Codes: VALIDATION_ERROR, PARSE_ERROR, UNKNOWN_TOOL, NOT_FOUND, PERMISSION_DENIED, CONFLICT,
+    STALE, and EXECUTION_ERROR for an unexpected database failure while executing a valid call."""
+
+    code: str
+    message: str
+    field: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message, "field": self.field}
+
+
+class ToolStateError(Exception):
+    """The call is well-formed but does not fit the program as it is (state layer)."""
+
+    def __init__(self, code: str, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.error = ToolError(code=code, message=message, field=field)
+
+
+@dataclass
+class Outcome:
+    summary: str
+    details: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    name: str
+    description: str
+    args_model: type[BaseModel]
+    kind: Literal["read", "write"]
+    requires_confirmation: bool
+    sensitivity: Literal["low", "medium", "high", "critical"]
+    execute: Callable[..., Outcome]
+    target: Callable[[BaseModel], str]
+
+
+def no_target(args: BaseModel) -> str:
+    """Additions never conflict with anything (seed 000, Phase 7)."""
+    return ""
+
+
+# --- text ---------------------------------------------------------------------------------------
+
+
+def quote(text: str) -> str:
+    """User-written text as bounded, quoted data (it must not read as instructions)."""
+    if len(text) > QUOTE_LIMIT:
+        text = text[: QUOTE_LIMIT - 1] + "…"
+    return json.dumps(text, ensure_ascii=False)
+
+
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def jsonable(value: Any) -> Any:
+    if isinstance(value, datetime.date | datetime.datetime):
+        return value.isoformat()
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json")
+    if isinstance(value, list | tuple):
+        return [jsonable(v) for v in value]
+    return value
+
+
+def week_label(week: Week) -> str:
+    return f"Week {week.position}: {week.phase}"
+
+
+def session_label(session: Session, week_position: int) -> str:
+    return f"Week {week_position}, Session {session.position}: {session.name}"
+
+
+def exercise_label(exercise: Exercise, week_position: int, session_position: int) -> str:
+    return (
+        f"Week {week_position}, Session {session_position}, Exercise {exercise.position}: "
+        f"{exercise.name}"
+    )
+
+
+def describe_exercise(exercise: Exercise) -> str:
+    text = (
+        f"{exercise.name} - {exercise.working_sets} sets × {exercise.reps} @ {exercise.target_load}"
+    )
+    if exercise.warmup_sets:
+        text += f", {plural(exercise.warmup_sets, 'warm-up set')}"
+    text += f", rest {exercise.rest_seconds}s"
+    if exercise.group_label:
+        text += f", group {exercise.group_label}"
+    if exercise.skipped:
+        text += " (skipped)"
+    return text
+
+
+def describe_cardio(cardio: CardioBlock | None) -> str:
+    if cardio is None:
+        return "no cardio"
+    text = f"{cardio.type} {cardio.duration} min"
+    if cardio.modality:
+        text += f" {cardio.modality}"
+    return text
+
+
+def describe_session(session: Session, *, exercise_count: int, cardio: CardioBlock | None) -> str:
+    when = ", ".join(
+        part
+        for part in (
+            session.day_of_week,
+            session.scheduled_date and session.scheduled_date.isoformat(),
+        )
+        if part
+    )
+    text = session.name + (f" ({when})" if when else "")
+    parts = []
+    if exercise_count:
+        parts.append(plural(exercise_count, "exercise"))
+    if cardio is not None:
+        parts.append(f"cardio: {describe_cardio(cardio)}")
+    if not parts:
+        parts.append("rest day")
+    return f"{text} - {', '.join(parts)}"
+
+
+def describe_week(week: Week, *, session_count: int | None = None) -> str:
+    text = f"{week.phase}, {week.start_date.isoformat()} to {week.end_date.isoformat()}"
+    if session_count is not None:
+        text += f", {plural(session_count, 'session')}"
+    return text
+
+
+def cardio_dict(cardio: CardioBlock | None) -> dict[str, Any] | None:
+    if cardio is None:
+        return None
+    return {
+        "type": cardio.type,
+        "duration": cardio.duration,
+        "modality": cardio.modality,
+        "instructions": cardio.instructions,
+        "notes": cardio.notes,
+    }
+
+
+def field_changes(
+    obj: Any, changes: dict[str, Any], mapping: dict[str, str]
+) -> list[dict[str, Any]]:
+    """``[{field, oldValue, newValue}]`` in camelCase for the fields whose value really changes."""
+    out = []
+    for camel, new in changes.items():
+        old = getattr(obj, mapping[camel])
+        if jsonable(old) != jsonable(new):
+            out.append({"field": camel, "oldValue": jsonable(old), "newValue": jsonable(new)})
+    return out
+
+
+def detail(
+    *,
+    type: str,
+    target: str,
+    before: str | None = None,
+    after: str | None = None,
+    fields: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    return {
+        "type": type,
+        "target": target,
+        "before": before,
+        "after": after,
+        "fields": fields or [],
+    }
+
+
+# --- lookups by position ------------------------------------------------------------------------
+
+
+def _count_phrase(count: int, noun: str) -> str:
+    if count == 0:
+        return f"no {noun}s"
+    return f"only {plural(count, noun)}"
+
+
+def get_week(*, program_id: int, number: int, field: str = "weekNumber") -> Week:
+    week = Week.objects.filter(program_id=program_id, position=number).first()
+    if week is None:
+        count = Week.objects.filter(program_id=program_id).count()
+        have = "no weeks" if count == 0 else plural(count, "week")
+        raise ToolStateError(
+            "NOT_FOUND", f"The program has {have}; week {number} doesn't exist.", field
+        )
+    return week
+
+
+def get_session(
+    *,
+    program_id: int,
+    week_number: int,
+    number: int,
+    week_field: str = "weekNumber",
+    field: str = "sessionNumber",
+) -> Session:
+    session = (
+        Session.objects.select_related("week")
+        .filter(week__program_id=program_id, week__position=week_number, position=number)
+        .first()
+    )
+    if session is None:
+        week = get_week(program_id=program_id, number=week_number, field=week_field)
+        count = Session.objects.filter(week=week).count()
+        raise ToolStateError(
+            "NOT_FOUND",
+            f"Week {week_number} has {_count_phrase(count, 'session')}; "
+            f"session {number} doesn't exist.",
+            field,
+        )
+    return session
+
+
+def get_exercise(
+    *, program_id: int, week_number: int, session_number: int, number: int
+) -> Exercise:
+    exercise = (
+        Exercise.objects.select_related("session__week")
+        .filter(
+            session__week__program_id=program_id,
+            session__week__position=week_number,
+            session__position=session_number,
+            position=number,
+        )
+        .first()
+    )
+    if exercise is None:
+        session = get_session(program_id=program_id, week_number=week_number, number=session_number)
+        count = Exercise.objects.filter(session=session).count()
+        raise ToolStateError(
+            "NOT_FOUND",
+            f"Week {week_number}, session {session_number} has {_count_phrase(count, 'exercise')}; "
+            f"exercise {number} doesn't exist.",
+            "exerciseNumber",
+        )
+    return exercise
+
+
+def insert_position(position: int | str, *, count: int, where: str, noun: str) -> int:
+    """Turn ``position`` (1-based or "end") into a concrete position in 1..count+1."""
+    if position == "end":
+        return count + 1
+    assert isinstance(position, int)
+    if position > count + 1:
+        raise ToolStateError(
+            "VALIDATION_ERROR",
+            f'position must be from 1 to {count + 1} or "end": {where} has '
+            f"{'no ' + noun + 's' if count == 0 else plural(count, noun)}.",
+            "position",
+        )
+    return position
+
+
+def get_cardio(session: Session) -> CardioBlock | None:
+    return CardioBlock.objects.filter(session=session).first()

@@ -1,0 +1,240 @@
+"""Exercise tools: modify_exercise, add_exercise, remove_exercise, reorder_exercises."""
+
+from __future__ import annotations
+
+from programs import services
+from programs.models import Exercise
+
+from ..schemas import (
+    EXERCISE_FIELDS,
+    AddExerciseArgs,
+    ModifyExerciseArgs,
+    RemoveExerciseArgs,
+    ReorderExercisesArgs,
+    exercise_model_fields,
+)
+from .base import (
+    Outcome,
+    ToolSpec,
+    ToolStateError,
+    describe_exercise,
+    detail,
+    exercise_label,
+    field_changes,
+    get_exercise,
+    get_session,
+    insert_position,
+    no_target,
+    plural,
+    quote,
+)
+
+
+def _exercise_target(args: ModifyExerciseArgs | RemoveExerciseArgs | ReorderExercisesArgs) -> str:
+    return f"w{args.weekNumber}-s{args.sessionNumber}-e{args.exerciseNumber}"
+
+
+def modify_exercise(*, program_id: int, args: ModifyExerciseArgs) -> Outcome:
+    """Update fields of one exercise; its position and primary key do not change.
+
+    Only the fields present in ``updates`` change; ``updates`` must hold at least one field (an
+    empty object is a VALIDATION_ERROR). Setting a field to its current value is allowed and shows
+    no field change in the preview."""
+    exercise = get_exercise(
+        program_id=program_id,
+        week_number=args.weekNumber,
+        session_number=args.sessionNumber,
+        number=args.exerciseNumber,
+    )
+    changes = args.updates.changes()
+    target = exercise_label(exercise, args.weekNumber, args.sessionNumber)
+    before = describe_exercise(exercise)
+    fields = field_changes(exercise, changes, EXERCISE_FIELDS)
+    old_name = exercise.name
+    services.object_update(obj=exercise, fields={EXERCISE_FIELDS[k]: v for k, v in changes.items()})
+    where = f"Week {args.weekNumber}, Session {args.sessionNumber}, Exercise {args.exerciseNumber}"
+    if not fields:
+        summary = f"{where}: {quote(old_name)} unchanged (the values were already set)."
+    elif [f["field"] for f in fields] == ["name"]:
+        summary = f"{where}: {quote(old_name)} renamed to {quote(exercise.name)}."
+    else:
+        parts = ", ".join(
+            f"{f['field']} {_short(f['oldValue'])} → {_short(f['newValue'])}" for f in fields
+        )
+        summary = f"{where} {quote(old_name)}: {parts}."
+    return Outcome(
+        summary=summary,
+        details=[
+            detail(
+                type="modify",
+                target=target,
+                before=before,
+                after=describe_exercise(exercise),
+                fields=fields,
+            )
+        ],
+    )
+
+
+def _short(value: object) -> str:
+    return (
+        quote(value)
+        if isinstance(value, str)
+        else str(value).lower()
+        if isinstance(value, bool)
+        else str(value)
+    )
+
+
+def add_exercise(*, program_id: int, args: AddExerciseArgs) -> Outcome:
+    """Insert a new exercise at ``position`` (1 to count+1, or "end"); the exercises at and after
+    it move down by one. warmupSets defaults to 0 and restSeconds to 120; a new exercise is never
+    skipped and has no logged sets."""
+    session = get_session(
+        program_id=program_id, week_number=args.weekNumber, number=args.sessionNumber
+    )
+    count = Exercise.objects.filter(session=session).count()
+    position = insert_position(
+        args.position,
+        count=count,
+        where=f"Week {args.weekNumber}, session {args.sessionNumber}",
+        noun="exercise",
+    )
+    exercise = services.exercise_insert(
+        session=session, position=position, **exercise_model_fields(args.exercise)
+    )
+    target = exercise_label(exercise, args.weekNumber, args.sessionNumber)
+    return Outcome(
+        summary=f"Added {quote(exercise.name)} as Week {args.weekNumber}, Session "
+        f"{args.sessionNumber}, Exercise {position}.",
+        details=[detail(type="add", target=target, after=describe_exercise(exercise))],
+    )
+
+
+def remove_exercise(*, program_id: int, args: RemoveExerciseArgs) -> Outcome:
+    """Delete one exercise and its logged sets; the exercises after it move up by one.
+
+    A session may be left with no exercises (a rest or cardio day), so removing the last exercise
+    is allowed."""
+    exercise = get_exercise(
+        program_id=program_id,
+        week_number=args.weekNumber,
+        session_number=args.sessionNumber,
+        number=args.exerciseNumber,
+    )
+    target = exercise_label(exercise, args.weekNumber, args.sessionNumber)
+    before = describe_exercise(exercise)
+    services.exercise_remove(exercise=exercise)
+    return Outcome(
+        summary=f"Removed Week {args.weekNumber}, Session {args.sessionNumber}, Exercise "
+        f"{args.exerciseNumber}: {quote(exercise.name)}.",
+        details=[detail(type="remove", target=target, before=before)],
+    )
+
+
+def reorder_exercises(*, program_id: int, args: ReorderExercisesArgs) -> Outcome:
+    """Move one exercise to ``newPosition`` (1 to the number of exercises) within its session;
+    the ones in between shift by one. Moving an exercise onto its own position is a
+    VALIDATION_ERROR (it would change nothing)."""
+    exercise = get_exercise(
+        program_id=program_id,
+        week_number=args.weekNumber,
+        session_number=args.sessionNumber,
+        number=args.exerciseNumber,
+    )
+    count = Exercise.objects.filter(session_id=exercise.session_id).count()
+    if args.newPosition > count:
+        raise ToolStateError(
+            "VALIDATION_ERROR",
+            f"newPosition must be from 1 to {count}: Week {args.weekNumber}, session "
+            f"{args.sessionNumber} has only {plural(count, 'exercise')}.",
+            "newPosition",
+        )
+    if args.newPosition == args.exerciseNumber:
+        raise ToolStateError(
+            "VALIDATION_ERROR",
+            f"Exercise {args.exerciseNumber} is already at position {args.newPosition}; "
+            "choose a different newPosition.",
+            "newPosition",
+        )
+    target = exercise_label(exercise, args.weekNumber, args.sessionNumber)
+    services.exercise_move(exercise=exercise, new_position=args.newPosition)
+    return Outcome(
+        summary=f"Moved {quote(exercise.name)} in Week {args.weekNumber}, Session "
+        f"{args.sessionNumber} from position {args.exerciseNumber} to {args.newPosition}.",
+        details=[
+            detail(
+                type="reorder",
+                target=target,
+                before=f"position {args.exerciseNumber}",
+                after=f"position {args.newPosition}",
+                fields=[
+                    {
+                        "field": "position",
+                        "oldValue": args.exerciseNumber,
+                        "newValue": args.newPosition,
+                    }
+                ],
+            )
+        ],
+    )
+
+
+SPECS = [
+    ToolSpec(
+        name="modify_exercise",
+        description=(
+            "Change fields of one exercise (name, reps, targetLoad, workingSets, warmupSets, "
+            "restSeconds, notes, groupLabel, skipped). Use skipped: true when the athlete skips "
+            "it today. Identify it by weekNumber, sessionNumber and exerciseNumber (all 1-based). "
+            "Only the fields in updates change."
+        ),
+        args_model=ModifyExerciseArgs,
+        kind="write",
+        requires_confirmation=True,
+        sensitivity="low",
+        execute=modify_exercise,
+        target=_exercise_target,
+    ),
+    ToolSpec(
+        name="add_exercise",
+        description=(
+            "Insert a new exercise into a session at a 1-based position or at the end; later "
+            "exercises are renumbered. To replace exercise 1, call remove_exercise 1 first, "
+            "then add_exercise at position 1."
+        ),
+        args_model=AddExerciseArgs,
+        kind="write",
+        requires_confirmation=True,
+        sensitivity="low",
+        execute=add_exercise,
+        target=no_target,
+    ),
+    ToolSpec(
+        name="remove_exercise",
+        description=(
+            "Delete one exercise from a session; later exercises are renumbered. A session may "
+            "end up empty (a rest or cardio day). To skip it just today, use modify_exercise "
+            "with skipped: true instead."
+        ),
+        args_model=RemoveExerciseArgs,
+        kind="write",
+        requires_confirmation=True,
+        sensitivity="medium",
+        execute=remove_exercise,
+        target=_exercise_target,
+    ),
+    ToolSpec(
+        name="reorder_exercises",
+        description=(
+            "Move one exercise to a new 1-based position within its session; the exercises in "
+            "between shift by one."
+        ),
+        args_model=ReorderExercisesArgs,
+        kind="write",
+        requires_confirmation=True,
+        sensitivity="low",
+        execute=reorder_exercises,
+        target=_exercise_target,
+    ),
+]

@@ -1,0 +1,276 @@
+"""Session tools: modify_session, add_session, remove_session, copy_session."""
+
+from __future__ import annotations
+
+from programs import services
+from programs.models import CardioBlock, Exercise, Session
+
+from ..schemas import (
+    SESSION_FIELDS,
+    AddSessionArgs,
+    CopySessionArgs,
+    ModifySessionArgs,
+    RemoveSessionArgs,
+    cardio_model_fields,
+    session_tree_spec,
+)
+from .base import (
+    Outcome,
+    ToolSpec,
+    ToolStateError,
+    cardio_dict,
+    describe_session,
+    detail,
+    field_changes,
+    get_cardio,
+    get_session,
+    get_week,
+    insert_position,
+    jsonable,
+    no_target,
+    quote,
+    session_label,
+)
+
+
+def _session_target(args: ModifySessionArgs | RemoveSessionArgs) -> str:
+    return f"w{args.weekNumber}-s{args.sessionNumber}"
+
+
+def _describe(session: Session) -> str:
+    return describe_session(
+        session,
+        exercise_count=Exercise.objects.filter(session=session).count(),
+        cardio=get_cardio(session),
+    )
+
+
+def modify_session(*, program_id: int, args: ModifySessionArgs) -> Outcome:
+    """Update session-level fields (name, scheduledDate, dayOfWeek, warmup, notes, cardio).
+
+    ``cardio: null`` removes the cardio block; a cardio object replaces it whole (a new block,
+    not completed). ``scheduledDate: null`` clears the date. ``updates`` must hold at least one
+    field (an empty object is a VALIDATION_ERROR). Exercises are untouched."""
+    session = get_session(
+        program_id=program_id, week_number=args.weekNumber, number=args.sessionNumber
+    )
+    changes = args.updates.changes()
+    cardio_sent = "cardio" in changes
+    new_cardio = changes.pop("cardio", None)
+    old_cardio = get_cardio(session)
+    target = session_label(session, args.weekNumber)
+    before = _describe(session)
+    fields = field_changes(session, changes, SESSION_FIELDS)
+    if cardio_sent:
+        old_value = cardio_dict(old_cardio)
+        new_value = jsonable(new_cardio) if new_cardio is not None else None
+        if old_value != new_value:
+            fields.append({"field": "cardio", "oldValue": old_value, "newValue": new_value})
+        services.cardio_set(
+            session=session,
+            fields=cardio_model_fields(new_cardio) if new_cardio is not None else None,
+        )
+    model_changes = {SESSION_FIELDS[k]: v for k, v in changes.items()}
+    if "day_of_week" in model_changes and model_changes["day_of_week"] is None:
+        model_changes["day_of_week"] = ""
+    if model_changes:
+        services.object_update(obj=session, fields=model_changes)
+    where = f"Week {args.weekNumber}, Session {args.sessionNumber}"
+    if not fields:
+        summary = f"{where}: {quote(session.name)} unchanged (the values were already set)."
+    else:
+        summary = f"{where}: changed {', '.join(f['field'] for f in fields)}."
+        if any(f["field"] == "name" for f in fields):
+            summary = (
+                f"{where}: renamed to {quote(session.name)}"
+                + (
+                    f"; also changed {', '.join(f['field'] for f in fields if f['field'] != 'name')}"
+                    if len(fields) > 1
+                    else ""
+                )
+                + "."
+            )
+    return Outcome(
+        summary=summary,
+        details=[
+            detail(
+                type="modify", target=target, before=before, after=_describe(session), fields=fields
+            )
+        ],
+    )
+
+
+def add_session(*, program_id: int, args: AddSessionArgs) -> Outcome:
+    """Insert a new session with its exercises and optional cardio block at ``position`` (1 to
+    count+1, or "end"); later sessions move down by one. No exercises and no cardio makes a rest
+    day; no exercises and a cardio block makes a cardio-only day."""
+    week = get_week(program_id=program_id, number=args.weekNumber)
+    count = Session.objects.filter(week=week).count()
+    position = insert_position(
+        args.position, count=count, where=f"Week {args.weekNumber}", noun="session"
+    )
+    spec = session_tree_spec(args.session)
+    session = services.session_tree_insert(week=week, position=position, spec=spec)
+    cardio = CardioBlock(session=session, **spec["cardio"]) if spec["cardio"] else None
+    after = describe_session(session, exercise_count=len(spec["exercises"]), cardio=cardio)
+    return Outcome(
+        summary=f"Added {quote(session.name)} as Week {args.weekNumber}, Session {position}.",
+        details=[detail(type="add", target=session_label(session, args.weekNumber), after=after)],
+    )
+
+
+def remove_session(*, program_id: int, args: RemoveSessionArgs) -> Outcome:
+    """Delete a session with its exercises, cardio block and logged sets; later sessions move up
+    by one. A week keeps at least one session: removing its only session is a VALIDATION_ERROR
+    (make it a rest day with modify_session/remove_exercise instead)."""
+    session = get_session(
+        program_id=program_id, week_number=args.weekNumber, number=args.sessionNumber
+    )
+    if Session.objects.filter(week_id=session.week_id).count() <= 1:
+        raise ToolStateError(
+            "VALIDATION_ERROR",
+            f"Week {args.weekNumber} has only one session and a week must keep at least one; "
+            "turn it into a rest day instead.",
+            "sessionNumber",
+        )
+    target = session_label(session, args.weekNumber)
+    before = _describe(session)
+    services.session_remove(session=session)
+    return Outcome(
+        summary=f"Removed Week {args.weekNumber}, Session {args.sessionNumber}: {quote(session.name)}.",
+        details=[detail(type="remove", target=target, before=before)],
+    )
+
+
+def copy_session(*, program_id: int, args: CopySessionArgs) -> Outcome:
+    """Insert a deep copy of a session (same or other week) at ``position`` in the target week.
+
+    Copied: name, dayOfWeek, warm-up, notes, every exercise (its plan, with skipped reset to
+    false) and the cardio block's plan. Not copied: logged sets, completion, start time,
+    duration, rating and the cardio block's results. The scheduledDate moves by the distance
+    between the two weeks' start dates (same day of the target week)."""
+    source = get_session(
+        program_id=program_id,
+        week_number=args.sourceWeekNumber,
+        number=args.sourceSessionNumber,
+        week_field="sourceWeekNumber",
+        field="sourceSessionNumber",
+    )
+    target_week = get_week(
+        program_id=program_id, number=args.targetWeekNumber, field="targetWeekNumber"
+    )
+    count = Session.objects.filter(week=target_week).count()
+    position = insert_position(
+        args.position, count=count, where=f"Week {args.targetWeekNumber}", noun="session"
+    )
+    exercises = list(Exercise.objects.filter(session=source).order_by("position"))
+    cardio = get_cardio(source)
+    scheduled = source.scheduled_date
+    if scheduled is not None:
+        scheduled = scheduled + (target_week.start_date - source.week.start_date)
+    spec = {
+        "fields": {
+            "name": source.name,
+            "scheduled_date": scheduled,
+            "day_of_week": source.day_of_week,
+            "warmup": list(source.warmup or []),
+            "notes": source.notes,
+        },
+        "exercises": [
+            {
+                "name": e.name,
+                "group_label": e.group_label,
+                "warmup_sets": e.warmup_sets,
+                "working_sets": e.working_sets,
+                "reps": e.reps,
+                "target_load": e.target_load,
+                "rest_seconds": e.rest_seconds,
+                "notes": e.notes,
+            }
+            for e in exercises
+        ],
+        "cardio": (
+            {
+                "type": cardio.type,
+                "duration": cardio.duration,
+                "modality": cardio.modality,
+                "instructions": cardio.instructions,
+                "notes": cardio.notes,
+            }
+            if cardio is not None
+            else None
+        ),
+    }
+    copy = services.session_tree_insert(week=target_week, position=position, spec=spec)
+    new_cardio = CardioBlock(session=copy, **spec["cardio"]) if spec["cardio"] else None
+    return Outcome(
+        summary=f"Copied Week {args.sourceWeekNumber}, Session {args.sourceSessionNumber} "
+        f"{quote(source.name)} to Week {args.targetWeekNumber}, Session {position}.",
+        details=[
+            detail(
+                type="add",
+                target=session_label(copy, args.targetWeekNumber),
+                before=None,
+                after=describe_session(copy, exercise_count=len(exercises), cardio=new_cardio)
+                + f" (copy of Week {args.sourceWeekNumber}, Session {args.sourceSessionNumber})",
+            )
+        ],
+    )
+
+
+SPECS = [
+    ToolSpec(
+        name="modify_session",
+        description=(
+            "Change session-level fields: name, scheduledDate, dayOfWeek, warmup, notes, cardio. "
+            "A cardio object replaces the session's cardio block; cardio: null removes it. "
+            "Exercises are changed with the exercise tools."
+        ),
+        args_model=ModifySessionArgs,
+        kind="write",
+        requires_confirmation=True,
+        sensitivity="low",
+        execute=modify_session,
+        target=_session_target,
+    ),
+    ToolSpec(
+        name="add_session",
+        description=(
+            "Insert a new session into a week at a 1-based position or at the end. Strength day: "
+            "exercises listed. Cardio-only day: exercises [] and a cardio block. Rest day: "
+            "exercises [] and no cardio."
+        ),
+        args_model=AddSessionArgs,
+        kind="write",
+        requires_confirmation=True,
+        sensitivity="low",
+        execute=add_session,
+        target=no_target,
+    ),
+    ToolSpec(
+        name="remove_session",
+        description=(
+            "Delete a whole session (with its exercises and cardio) from a week; later sessions "
+            "are renumbered. A week must keep at least one session."
+        ),
+        args_model=RemoveSessionArgs,
+        kind="write",
+        requires_confirmation=True,
+        sensitivity="medium",
+        execute=remove_session,
+        target=_session_target,
+    ),
+    ToolSpec(
+        name="copy_session",
+        description=(
+            "Duplicate a session (its exercises and cardio plan, not logged results) into the "
+            "same or another week at a 1-based position or at the end."
+        ),
+        args_model=CopySessionArgs,
+        kind="write",
+        requires_confirmation=True,
+        sensitivity="low",
+        execute=copy_session,
+        target=no_target,
+    ),
+]

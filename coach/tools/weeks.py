@@ -1,0 +1,155 @@
+"""Week tools: modify_week, add_week, remove_week."""
+
+from __future__ import annotations
+
+from programs import services
+from programs.models import Program, Session, Week
+
+from ..schemas import WEEK_FIELDS, AddWeekArgs, ModifyWeekArgs, RemoveWeekArgs, week_tree_spec
+from .base import (
+    Outcome,
+    ToolSpec,
+    ToolStateError,
+    describe_week,
+    detail,
+    field_changes,
+    get_week,
+    insert_position,
+    no_target,
+    plural,
+    quote,
+    week_label,
+)
+
+
+def _week_target(args: ModifyWeekArgs | RemoveWeekArgs) -> str:
+    return f"w{args.weekNumber}"
+
+
+def modify_week(*, program_id: int, args: ModifyWeekArgs) -> Outcome:
+    """Update week-level fields (phase, startDate, endDate, description). Dates are ISO; the
+    resulting endDate must not be before the resulting startDate (checked against the week's
+    current dates when only one is sent). Session dates are not moved. ``updates`` must hold at
+    least one field (an empty object is a VALIDATION_ERROR)."""
+    week = get_week(program_id=program_id, number=args.weekNumber)
+    changes = args.updates.changes()
+    start = changes.get("startDate", week.start_date)
+    end = changes.get("endDate", week.end_date)
+    if end < start:
+        raise ToolStateError(
+            "VALIDATION_ERROR",
+            f"Week {args.weekNumber} would end ({end.isoformat()}) before it starts "
+            f"({start.isoformat()}); endDate must be on or after startDate.",
+            "updates.endDate" if "endDate" in changes else "updates.startDate",
+        )
+    target = week_label(week)
+    count = Session.objects.filter(week=week).count()
+    before = describe_week(week, session_count=count)
+    fields = field_changes(week, changes, WEEK_FIELDS)
+    services.object_update(obj=week, fields={WEEK_FIELDS[k]: v for k, v in changes.items()})
+    if fields:
+        summary = f"Week {args.weekNumber}: changed {', '.join(f['field'] for f in fields)}."
+    else:
+        summary = f"Week {args.weekNumber}: unchanged (the values were already set)."
+    return Outcome(
+        summary=summary,
+        details=[
+            detail(
+                type="modify",
+                target=target,
+                before=before,
+                after=describe_week(week, session_count=count),
+                fields=fields,
+            )
+        ],
+    )
+
+
+def add_week(*, program_id: int, args: AddWeekArgs) -> Outcome:
+    """Insert one or more complete weeks at ``position`` (1 to count+1, or "end"); later weeks
+    move down by the number inserted. A weekNumber inside a week object is ignored: weeks are
+    numbered by where they land. Each week needs at least one session; its endDate must not be
+    before its startDate."""
+    program = Program(pk=program_id)  # only its pk is needed; saves a query
+    count = Week.objects.filter(program_id=program_id).count()
+    position = insert_position(args.position, count=count, where="The program", noun="week")
+    weeks = services.weeks_tree_insert(
+        program=program, position=position, specs=[week_tree_spec(w) for w in args.weeks]
+    )
+    details = [
+        detail(
+            type="add",
+            target=week_label(week),
+            after=describe_week(week, session_count=len(spec.sessions)),
+        )
+        for week, spec in zip(weeks, args.weeks, strict=True)
+    ]
+    if len(weeks) == 1:
+        summary = f"Added Week {position}: {quote(weeks[0].phase)}."
+    else:
+        summary = f"Added {plural(len(weeks), 'week')} as weeks {position} to {position + len(weeks) - 1}."
+    return Outcome(summary=summary, details=details)
+
+
+def remove_week(*, program_id: int, args: RemoveWeekArgs) -> Outcome:
+    """Delete a week with all its sessions, exercises and logged results; later weeks move up by
+    one. The program keeps at least one week: removing the only week is a VALIDATION_ERROR."""
+    week = get_week(program_id=program_id, number=args.weekNumber)
+    if Week.objects.filter(program_id=program_id).count() <= 1:
+        raise ToolStateError(
+            "VALIDATION_ERROR",
+            f"Week {args.weekNumber} is the program's only week and a program must keep at "
+            "least one week.",
+            "weekNumber",
+        )
+    target = week_label(week)
+    before = describe_week(week, session_count=Session.objects.filter(week=week).count())
+    services.week_remove(week=week)
+    return Outcome(
+        summary=f"Removed Week {args.weekNumber}: {quote(week.phase)}.",
+        details=[detail(type="remove", target=target, before=before)],
+    )
+
+
+SPECS = [
+    ToolSpec(
+        name="modify_week",
+        description=(
+            "Change week-level fields: phase, startDate, endDate (ISO dates), description. "
+            "Session dates are not moved."
+        ),
+        args_model=ModifyWeekArgs,
+        kind="write",
+        requires_confirmation=True,
+        sensitivity="medium",
+        execute=modify_week,
+        target=_week_target,
+    ),
+    ToolSpec(
+        name="add_week",
+        description=(
+            "Insert one or more complete weeks (phase, dates, sessions with exercises or cardio) "
+            "at a 1-based week position or at the end; later weeks are renumbered. Expensive: for "
+            "a single extra day use add_session instead."
+        ),
+        args_model=AddWeekArgs,
+        kind="write",
+        requires_confirmation=True,
+        sensitivity="high",
+        execute=add_week,
+        target=no_target,
+    ),
+    ToolSpec(
+        name="remove_week",
+        description=(
+            "Delete a whole week with all its sessions; later weeks are renumbered. The program "
+            "must keep at least one week."
+        ),
+        args_model=RemoveWeekArgs,
+        kind="write",
+        requires_confirmation=True,
+        sensitivity="high",
+        execute=remove_week,
+        target=_week_target,
+    ),
+]
