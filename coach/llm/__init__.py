@@ -1,0 +1,68 @@
+"""The coach's language model, behind one ``Provider`` interface (``coach.llm.base``).
+
+``get_provider()`` builds the configured provider from settings:
+
+* ``LLM_PROVIDER="openai"``: any OpenAI-compatible chat completions server at ``LLM_BASE_URL``
+  (OpenAI, OpenRouter, Ollama's ``/v1``, vLLM, llama.cpp, Gemini's compatibility endpoint);
+* ``LLM_PROVIDER="anthropic"``: the Anthropic Messages API (``LLM_BASE_URL`` optional);
+* ``LLM_PROVIDER="offline"`` (the default with nothing configured): the offline command parser.
+
+Time-outs, retries and the token budget come from ``LLM_CONNECT_TIMEOUT``, ``LLM_READ_TIMEOUT``,
+``LLM_MAX_RETRIES``, ``LLM_MAX_RETRY_WAIT`` and ``LLM_MAX_TOKENS``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+
+from coach.llm.base import LLMError, LLMResponse, Provider, Turn, Usage
+
+__all__ = ["LLMError", "LLMResponse", "Provider", "Turn", "Usage", "get_provider"]
+
+DEFAULT_MODELS = {"openai": "gpt-4o-mini", "anthropic": "claude-haiku-4-5"}
+
+
+def _http_options(overrides: dict[str, Any]) -> dict[str, Any]:
+    options: dict[str, Any] = {
+        "connect_timeout": settings.LLM_CONNECT_TIMEOUT,
+        "read_timeout": settings.LLM_READ_TIMEOUT,
+        "max_retries": settings.LLM_MAX_RETRIES,
+        "max_retry_wait": settings.LLM_MAX_RETRY_WAIT,
+        "max_tokens": settings.LLM_MAX_TOKENS,
+    }
+    options.update(overrides)
+    return options
+
+
+def get_provider(**overrides: Any) -> Provider:
+    """The provider the settings name. ``overrides`` (e.g. ``sleep=``) go to its constructor."""
+    kind = (settings.LLM_PROVIDER or "offline").strip().lower()
+    if kind == "offline":
+        from coach.llm.offline import OfflineProvider
+
+        return OfflineProvider()
+    model = settings.LLM_MODEL or DEFAULT_MODELS.get(kind, "")
+    if kind == "openai":
+        from coach.llm.openai import OpenAIProvider
+
+        return OpenAIProvider(
+            base_url=settings.LLM_BASE_URL,
+            api_key=settings.LLM_API_KEY,
+            model=model,
+            **_http_options(overrides),
+        )
+    if kind == "anthropic":
+        from coach.llm.anthropic import AnthropicProvider
+
+        return AnthropicProvider(
+            base_url=settings.LLM_BASE_URL,
+            api_key=settings.LLM_API_KEY,
+            model=model,
+            **_http_options(overrides),
+        )
+    raise ImproperlyConfigured(
+        f'LLM_PROVIDER is "{settings.LLM_PROVIDER}"; use "openai", "anthropic" or "offline".'
+    )

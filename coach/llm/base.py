@@ -26,6 +26,9 @@ class Turn:
     tool_calls: list[ToolCall] = field(default_factory=list)
     tool_call_id: str | None = None
     is_error: bool = False
+    # Provider-specific fields of this turn's tool calls, keyed by call id, echoed back verbatim
+    # (Gemini's ``extra_content.google.thought_signature`` must be sent back with its call).
+    tool_call_extras: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 @dataclass
@@ -44,6 +47,9 @@ class LLMResponse:
     model: str = ""
     latency_ms: int = 0
     raw: Any = None
+    # Unknown fields of each tool call, keyed by call id; store them on the assistant Turn
+    # (``Turn.tool_call_extras``) so the provider can echo them back.
+    tool_call_extras: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 class LLMError(Exception):
@@ -71,7 +77,9 @@ class Provider(Protocol):
     model: str
     offline: bool
 
-    def complete(self, *, system: str, turns: list[Turn], tools: list[dict[str, Any]]) -> LLMResponse:
+    def complete(
+        self, *, system: str, turns: list[Turn], tools: list[dict[str, Any]]
+    ) -> LLMResponse:
         """One model call. ``tools`` are registry definitions ``{"name", "description",
         "input_schema"}``; each provider converts them to its own format. Raises ``LLMError``."""
         ...

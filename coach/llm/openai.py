@@ -1,0 +1,196 @@
+"""OpenAI-compatible chat completions: OpenAI, OpenRouter, Ollama's ``/v1``, vLLM, llama.cpp's
+server and Gemini's OpenAI-compatibility endpoint.
+
+``POST {base_url}/chat/completions`` with ``model``, ``messages`` (the system prompt first, then the
+neutral turns), ``tools`` (``{"type": "function", "function": {...}}``) and ``max_tokens``.
+
+Parsing is forgiving where real servers differ (see ``shared/provider_payloads/SOURCES.md``):
+``content`` may be ``null``, ``""``, text or absent; ``arguments`` may be a JSON string (with
+newlines), an object, ``""`` or missing; a tool-call id may be empty (we make one up and the agent
+sends that one back); unknown fields such as Gemini's ``extra_content`` are kept per call id and
+echoed back. An ``error`` object in a 200 body (OpenRouter) raises ``LLMError``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+
+from coach.llm.base import LLMError, LLMResponse, Turn, Usage
+from coach.llm.http import HttpTransport, error_from_response
+from coach.toolcalls import ToolCall
+
+_KNOWN_CALL_KEYS = frozenset({"id", "type", "function", "index"})
+
+
+def build_messages(*, system: str, turns: list[Turn]) -> list[dict[str, Any]]:
+    """The neutral conversation as OpenAI chat messages."""
+    messages: list[dict[str, Any]] = []
+    if system:
+        messages.append({"role": "system", "content": system})
+    for turn in turns:
+        if turn.role == "user":
+            messages.append({"role": "user", "content": turn.content})
+        elif turn.role == "assistant":
+            message: dict[str, Any] = {"role": "assistant", "content": turn.content or None}
+            if turn.tool_calls:
+                message["tool_calls"] = [
+                    {
+                        **turn.tool_call_extras.get(call.id, {}),
+                        "id": call.id,
+                        "type": "function",
+                        "function": {
+                            "name": call.name,
+                            "arguments": _arguments_text(call),
+                        },
+                    }
+                    for call in turn.tool_calls
+                ]
+            messages.append(message)
+        elif turn.role == "tool":
+            messages.append(
+                {"role": "tool", "tool_call_id": turn.tool_call_id or "", "content": turn.content}
+            )
+    return messages
+
+
+def _arguments_text(call: ToolCall) -> str:
+    """What the model sent: its raw text when it was unparseable, else the decoded object."""
+    if call.arguments_error is not None and call.raw_arguments is not None:
+        return call.raw_arguments
+    return json.dumps(call.arguments)
+
+
+def build_tools(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [
+        {
+            "type": "function",
+            "function": {
+                "name": tool["name"],
+                "description": tool.get("description", ""),
+                "parameters": tool.get("input_schema") or {"type": "object", "properties": {}},
+            },
+        }
+        for tool in tools
+    ]
+
+
+def parse_response(data: dict[str, Any]) -> LLMResponse:
+    """Parse one non-streaming chat completion body. Raises ``LLMError`` for an ``error`` body."""
+    if isinstance(data.get("error"), dict):
+        raise error_from_response(200, data)
+    choices = data.get("choices")
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+        raise LLMError(
+            "The model server's answer has no choices.", kind="protocol", retryable=False
+        )
+    choice = choices[0]
+    message = choice.get("message") if isinstance(choice.get("message"), dict) else {}
+    content = message.get("content")
+    if isinstance(content, list):  # some servers send content parts
+        content = "".join(str(part.get("text") or "") for part in content if isinstance(part, dict))
+    text = content if isinstance(content, str) else ""
+    calls: list[ToolCall] = []
+    extras: dict[str, dict[str, Any]] = {}
+    for raw in message.get("tool_calls") or []:
+        call = ToolCall.from_raw(raw)
+        calls.append(call)
+        if isinstance(raw, dict):
+            extra = {k: v for k, v in raw.items() if k not in _KNOWN_CALL_KEYS}
+            if extra:
+                extras[call.id] = extra
+    usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
+    finish_reason = str(choice.get("finish_reason") or "")
+    if finish_reason == "error":
+        raise LLMError(
+            "The model stopped with an error.", kind="server", retryable=True, status=None
+        )
+    return LLMResponse(
+        text=text,
+        tool_calls=calls,
+        finish_reason=finish_reason,
+        usage=Usage(
+            prompt_tokens=int(usage.get("prompt_tokens") or 0),
+            completion_tokens=int(usage.get("completion_tokens") or 0),
+        ),
+        provider="openai",
+        model=str(data.get("model") or ""),
+        raw=data,
+        tool_call_extras=extras,
+    )
+
+
+class OpenAIProvider:
+    """A client of one OpenAI-compatible ``/chat/completions`` endpoint."""
+
+    name = "openai"
+    offline = False
+
+    def __init__(
+        self,
+        *,
+        base_url: str,
+        model: str,
+        api_key: str = "",
+        max_tokens: int = 1024,
+        connect_timeout: float = 5.0,
+        read_timeout: float = 60.0,
+        max_retries: int = 3,
+        max_retry_wait: float = 20.0,
+        sleep: Callable[[float], None] = time.sleep,
+        extra_headers: dict[str, str] | None = None,
+        transport: httpx.BaseTransport | None = None,
+    ) -> None:
+        self.base_url = (base_url or "https://api.openai.com/v1").rstrip("/")
+        self.model = model
+        self.api_key = api_key
+        self.max_tokens = max_tokens
+        self.extra_headers = dict(extra_headers or {})
+        self.http = HttpTransport(
+            connect_timeout=connect_timeout,
+            read_timeout=read_timeout,
+            max_retries=max_retries,
+            max_retry_wait=max_retry_wait,
+            sleep=sleep,
+            transport=transport,
+        )
+
+    @property
+    def url(self) -> str:
+        return f"{self.base_url}/chat/completions"
+
+    def headers(self) -> dict[str, str]:
+        headers = dict(self.extra_headers)
+        if self.api_key:
+            headers["authorization"] = f"Bearer {self.api_key}"
+        return headers
+
+    def build_request(
+        self, *, system: str, turns: list[Turn], tools: list[dict[str, Any]]
+    ) -> dict[str, Any]:
+        payload: dict[str, Any] = {
+            "model": self.model,
+            "messages": build_messages(system=system, turns=turns),
+            "max_tokens": self.max_tokens,
+        }
+        if tools:
+            payload["tools"] = build_tools(tools)
+        return payload
+
+    def complete(
+        self, *, system: str, turns: list[Turn], tools: list[dict[str, Any]]
+    ) -> LLMResponse:
+        payload = self.build_request(system=system, turns=turns, tools=tools)
+        started = time.monotonic()
+        data = self.http.post_json(self.url, headers=self.headers(), payload=payload)
+        response = parse_response(data)
+        response.model = response.model or self.model
+        response.latency_ms = int((time.monotonic() - started) * 1000)
+        return response
+
+    def close(self) -> None:
+        self.http.close()

@@ -1,0 +1,224 @@
+"""Streaming: server-sent events, and the accumulators that turn a stream into one ``LLMResponse``.
+
+``iter_sse(lines)`` follows the SSE rules the recorded streams need: an event ends at a blank line
+or at end of input (the Anthropic SDK fixture has no final newline, so the last event is flushed
+at EOF); lines starting with ``:`` are comments (OpenRouter's ``: OPENROUTER PROCESSING``
+keep-alives); several ``data:`` lines join with ``\\n``; one space after the colon is dropped.
+
+* ``accumulate_openai_stream`` gathers ``tool_calls[].index`` fragments (``id``/``name`` only in
+  the first delta; argument fragments split anywhere), keeps tool calls until ``finish_reason``,
+  stops at ``[DONE]``, and raises ``LLMError`` for a chunk with a top-level ``error`` or
+  ``finish_reason: "error"`` (OpenRouter's mid-stream errors, after HTTP 200).
+* ``accumulate_anthropic_stream`` replaces each ``tool_use`` block's initial ``input: {}`` with the
+  parsed concatenation of its ``partial_json`` fragments and raises ``LLMError`` for an ``error``
+  event (``overloaded_error`` → kind ``overloaded``).
+* ``accumulate_ollama_ndjson`` reads Ollama's native ``/api/chat`` NDJSON stream and keeps the tool
+  calls of earlier chunks (the final ``done`` chunk carries none).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from coach.llm.base import LLMError, LLMResponse, Usage
+from coach.llm.http import error_from_response
+from coach.toolcalls import ToolCall
+
+
+@dataclass
+class SSEEvent:
+    event: str
+    data: str
+
+    def json(self) -> Any:
+        return json.loads(self.data)
+
+
+def _lines(source: Iterable[str | bytes] | str | bytes) -> Iterator[str]:
+    if isinstance(source, bytes):
+        source = source.decode("utf-8")
+    if isinstance(source, str):
+        yield from source.splitlines()
+        return
+    for line in source:
+        text = line.decode("utf-8") if isinstance(line, bytes) else line
+        yield text.rstrip("\r\n")
+
+
+def iter_sse(source: Iterable[str | bytes] | str | bytes) -> Iterator[SSEEvent]:
+    """Yield the events of an SSE stream (text, bytes or an iterable of lines)."""
+    event = ""
+    data: list[str] = []
+    for line in _lines(source):
+        if line == "":
+            if data:
+                yield SSEEvent(event or "message", "\n".join(data))
+            event, data = "", []
+            continue
+        if line.startswith(":"):
+            continue
+        field, _, value = line.partition(":")
+        value = value.removeprefix(" ")
+        if field == "event":
+            event = value
+        elif field == "data":
+            data.append(value)
+    if data:  # no blank line after the last event
+        yield SSEEvent(event or "message", "\n".join(data))
+
+
+def accumulate_openai_stream(events: Iterable[SSEEvent]) -> LLMResponse:
+    text: list[str] = []
+    calls: dict[int, dict[str, Any]] = {}
+    finish_reason = ""
+    usage = Usage()
+    model = ""
+    for event in events:
+        if event.data.strip() == "[DONE]":
+            break
+        chunk = event.json()
+        if not isinstance(chunk, dict):
+            continue
+        if isinstance(chunk.get("error"), dict):
+            raise error_from_response(200, chunk)
+        model = model or str(chunk.get("model") or "")
+        if isinstance(chunk.get("usage"), dict):
+            usage = Usage(
+                prompt_tokens=int(chunk["usage"].get("prompt_tokens") or 0),
+                completion_tokens=int(chunk["usage"].get("completion_tokens") or 0),
+            )
+        for choice in chunk.get("choices") or []:
+            delta = choice.get("delta") or {}
+            if isinstance(delta.get("content"), str):
+                text.append(delta["content"])
+            for fragment in delta.get("tool_calls") or []:
+                index = fragment.get("index")
+                if not isinstance(index, int):  # some servers omit it (SambaNova)
+                    # a new id starts a new call; a fragment without one continues the last
+                    index = len(calls) if fragment.get("id") or not calls else max(calls)
+                slot = calls.setdefault(index, {"id": "", "name": "", "arguments": ""})
+                if fragment.get("id"):
+                    slot["id"] = fragment["id"]
+                function = fragment.get("function") or {}
+                if function.get("name"):
+                    slot["name"] = function["name"]
+                arguments = function.get("arguments")
+                if isinstance(arguments, str):
+                    slot["arguments"] += arguments
+                elif isinstance(arguments, dict):
+                    slot["arguments"] = json.dumps(arguments)
+            if choice.get("finish_reason"):
+                finish_reason = choice["finish_reason"]
+                if finish_reason == "error":
+                    raise LLMError(
+                        "The model stopped with an error.", kind="server", retryable=True
+                    )
+    return LLMResponse(
+        text="".join(text),
+        tool_calls=[
+            ToolCall.from_raw({"id": c["id"], "name": c["name"], "arguments": c["arguments"]})
+            for _, c in sorted(calls.items())
+        ],
+        finish_reason=finish_reason,
+        usage=usage,
+        provider="openai",
+        model=model,
+    )
+
+
+def accumulate_anthropic_stream(events: Iterable[SSEEvent]) -> LLMResponse:
+    blocks: dict[int, dict[str, Any]] = {}
+    stop_reason = ""
+    usage = Usage()
+    model = ""
+    for event in events:
+        payload = event.json()
+        if not isinstance(payload, dict):
+            continue
+        kind = payload.get("type") or event.event
+        if kind == "error" or event.event == "error":
+            raise error_from_response(200, {"type": "error", "error": payload.get("error") or {}})
+        if kind == "message_start":
+            message = payload.get("message") or {}
+            model = str(message.get("model") or "")
+            usage.prompt_tokens = int((message.get("usage") or {}).get("input_tokens") or 0)
+        elif kind == "content_block_start":
+            block = dict(payload.get("content_block") or {})
+            block["_json"] = ""
+            blocks[int(payload.get("index", len(blocks)))] = block
+        elif kind == "content_block_delta":
+            block = blocks.setdefault(int(payload.get("index", 0)), {"type": "text", "text": ""})
+            delta = payload.get("delta") or {}
+            if delta.get("type") == "text_delta":
+                block["text"] = block.get("text", "") + str(delta.get("text") or "")
+            elif delta.get("type") == "input_json_delta":
+                block["_json"] = block.get("_json", "") + str(delta.get("partial_json") or "")
+        elif kind == "message_delta":
+            stop_reason = (payload.get("delta") or {}).get("stop_reason") or stop_reason
+            delta_usage = payload.get("usage") or {}
+            if delta_usage.get("output_tokens") is not None:
+                usage.completion_tokens = int(delta_usage["output_tokens"])
+    texts: list[str] = []
+    calls: list[ToolCall] = []
+    for _, block in sorted(blocks.items()):
+        if block.get("type") == "text" and block.get("text"):
+            texts.append(block["text"])
+        elif block.get("type") == "tool_use":
+            arguments: Any = (
+                block["_json"] if block.get("_json", "").strip() else block.get("input")
+            )
+            calls.append(
+                ToolCall.from_raw(
+                    {"id": block.get("id"), "name": block.get("name"), "arguments": arguments}
+                )
+            )
+    return LLMResponse(
+        text="\n\n".join(texts),
+        tool_calls=calls,
+        finish_reason=stop_reason,
+        usage=usage,
+        provider="anthropic",
+        model=model,
+    )
+
+
+def parse_ollama_chat(data: dict[str, Any]) -> LLMResponse:
+    """One native Ollama ``/api/chat`` body (arguments are objects; ids may be missing)."""
+    return accumulate_ollama_ndjson([data])
+
+
+def accumulate_ollama_ndjson(chunks: Iterable[dict[str, Any] | str | bytes]) -> LLMResponse:
+    text: list[str] = []
+    calls: list[ToolCall] = []
+    done_reason = ""
+    usage = Usage()
+    model = ""
+    for chunk in chunks:
+        if isinstance(chunk, bytes | str):
+            if not chunk.strip():
+                continue
+            chunk = json.loads(chunk)
+        if isinstance(chunk.get("error"), str):
+            raise LLMError(chunk["error"], kind="server", retryable=False)
+        model = model or str(chunk.get("model") or "")
+        message = chunk.get("message") or {}
+        if isinstance(message.get("content"), str):
+            text.append(message["content"])
+        calls.extend(ToolCall.from_raw(raw) for raw in message.get("tool_calls") or [])
+        if chunk.get("done"):
+            done_reason = str(chunk.get("done_reason") or "")
+            usage = Usage(
+                prompt_tokens=int(chunk.get("prompt_eval_count") or 0),
+                completion_tokens=int(chunk.get("eval_count") or 0),
+            )
+    return LLMResponse(
+        text="".join(text),
+        tool_calls=calls,
+        finish_reason=done_reason,
+        usage=usage,
+        provider="ollama",
+        model=model,
+    )

