@@ -1,0 +1,193 @@
+"""``manage.py bench_tools [--sizes 4,16,52] [--runs 15]``: a benchmark, not a test.
+
+Builds programs of each size (weeks × 6 sessions × 8 exercises), runs a fixed mixed batch of ten
+tool calls ``--runs`` times as a preview and as a real apply (each apply on its own fresh copy,
+committed, so every run starts from the same state and pays for its commit), and prints the
+median times and the number of queries per batch. The query counts must not grow with the weeks.
+Everything it creates is deleted at the end.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+import uuid
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from coach.engine import apply_calls, preview_calls
+from coach.toolcalls import ToolCall
+from programs.demo_builders import build_program_bulk
+
+SESSIONS = 6
+EXERCISES = 8
+
+
+def bench_batch() -> list[ToolCall]:
+    """Ten calls touching every family; valid on any program of at least four weeks."""
+    exercise = {"name": "Pull-up", "reps": "5-8", "targetLoad": "bodyweight", "workingSets": 3}
+    raw: list[dict[str, Any]] = [
+        {
+            "name": "modify_exercise",
+            "arguments": {
+                "weekNumber": 2,
+                "sessionNumber": 1,
+                "exerciseNumber": 3,
+                "updates": {"name": "Goblet Squat", "targetLoad": "50 lbs", "workingSets": 4},
+            },
+        },
+        {
+            "name": "add_exercise",
+            "arguments": {"weekNumber": 2, "sessionNumber": 1, "position": 1, "exercise": exercise},
+        },
+        {
+            "name": "remove_exercise",
+            "arguments": {"weekNumber": 2, "sessionNumber": 1, "exerciseNumber": EXERCISES + 1},
+        },
+        {
+            "name": "reorder_exercises",
+            "arguments": {
+                "weekNumber": 2,
+                "sessionNumber": 2,
+                "exerciseNumber": 1,
+                "newPosition": 4,
+            },
+        },
+        {
+            "name": "modify_session",
+            "arguments": {
+                "weekNumber": 2,
+                "sessionNumber": 1,
+                "updates": {"name": "Push Day A", "cardio": {"type": "zone2", "duration": 20}},
+            },
+        },
+        {
+            "name": "add_session",
+            "arguments": {
+                "weekNumber": 3,
+                "position": "end",
+                "session": {
+                    "name": "Zone 2 Cardio",
+                    "exercises": [],
+                    "cardio": {"type": "zone2", "duration": 30, "modality": "Cycling"},
+                },
+            },
+        },
+        {
+            "name": "copy_session",
+            "arguments": {
+                "sourceWeekNumber": 1,
+                "sourceSessionNumber": 1,
+                "targetWeekNumber": 3,
+                "position": 2,
+            },
+        },
+        {
+            "name": "modify_week",
+            "arguments": {"weekNumber": 3, "updates": {"phase": "Intensification"}},
+        },
+        {"name": "remove_session", "arguments": {"weekNumber": 4, "sessionNumber": SESSIONS}},
+        {
+            "name": "add_week",
+            "arguments": {
+                "position": 2,
+                "weeks": [
+                    {
+                        "phase": "Deload",
+                        "startDate": "2026-11-09",
+                        "endDate": "2026-11-15",
+                        "sessions": [
+                            {"name": "Full Body", "exercises": [exercise, exercise]},
+                            {"name": "Rest"},
+                        ],
+                    }
+                ],
+            },
+        },
+    ]
+    return [ToolCall.from_raw({"id": f"bench_{i}", **call}) for i, call in enumerate(raw, 1)]
+
+
+class Command(BaseCommand):
+    help = "Benchmark preview and apply of a fixed ten-call batch on programs of several sizes."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("--sizes", default="4,16,52", help="comma-separated week counts")
+        parser.add_argument("--runs", type=int, default=15)
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        sizes = [int(s) for s in options["sizes"].split(",") if s.strip()]
+        runs = max(1, options["runs"])
+        calls = bench_batch()
+        User = get_user_model()
+        user = User.objects.create(username=f"bench-{uuid.uuid4().hex[:12]}")
+        rows = []
+        try:
+            for weeks in sizes:
+                rows.append(self._bench(user=user, weeks=weeks, runs=runs, calls=calls))
+        finally:
+            user.programs.all().delete()
+            user.delete()
+        vendor = connection.vendor
+        self.stdout.write(
+            f"bench_tools on {vendor}: {len(calls)} calls per batch, {runs} runs, "
+            f"weeks × {SESSIONS} sessions × {EXERCISES} exercises"
+        )
+        header = (
+            "weeks",
+            "apply ms (median)",
+            "preview ms (median)",
+            "queries/apply",
+            "queries/preview",
+        )
+        self.stdout.write(" | ".join(header))
+        self.stdout.write(" | ".join("-" * len(h) for h in header))
+        for row in rows:
+            self.stdout.write(
+                f"{row['weeks']:>5} | {row['apply_ms']:>17.1f} | {row['preview_ms']:>19.1f} | "
+                f"{row['apply_queries']:>13} | {row['preview_queries']:>15}"
+            )
+
+    def _bench(self, *, user, weeks: int, runs: int, calls: list[ToolCall]) -> dict[str, Any]:
+        def build():
+            return build_program_bulk(
+                athlete=user,
+                weeks=weeks,
+                sessions=SESSIONS,
+                exercises=EXERCISES,
+                name=f"Bench {weeks}",
+            )
+
+        base = build()
+        preview_ms, preview_queries = [], set()
+        for _ in range(runs):
+            with CaptureQueriesContext(connection) as captured:
+                started = time.perf_counter()
+                result = preview_calls(program=base, calls=calls)
+                preview_ms.append((time.perf_counter() - started) * 1000)
+            if not result.success:
+                raise RuntimeError(f"bench batch failed in preview: {result.to_dict()['results']}")
+            preview_queries.add(len(captured))
+        apply_ms, apply_queries = [], set()
+        for _ in range(runs):
+            program = build()
+            with CaptureQueriesContext(connection) as captured:
+                started = time.perf_counter()
+                result = apply_calls(program=program, calls=calls)
+                apply_ms.append((time.perf_counter() - started) * 1000)
+            if not result.success:
+                raise RuntimeError(f"bench batch failed in apply: {result.to_dict()['results']}")
+            apply_queries.add(len(captured))
+            program.delete()
+        base.delete()
+        return {
+            "weeks": weeks,
+            "apply_ms": statistics.median(apply_ms),
+            "preview_ms": statistics.median(preview_ms),
+            "apply_queries": "/".join(str(q) for q in sorted(apply_queries)),
+            "preview_queries": "/".join(str(q) for q in sorted(preview_queries)),
+        }
