@@ -2,6 +2,8 @@ import pytest
 
 from tests.factories import build_program
 
+pytest_plugins = ["tests.fakes.plugin"]
+
 
 @pytest.fixture
 def program(db):

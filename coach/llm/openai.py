@@ -7,8 +7,9 @@ neutral turns), ``tools`` (``{"type": "function", "function": {...}}``) and ``ma
 Parsing is forgiving where real servers differ (see ``shared/provider_payloads/SOURCES.md``):
 ``content`` may be ``null``, ``""``, text or absent; ``arguments`` may be a JSON string (with
 newlines), an object, ``""`` or missing; a tool-call id may be empty (we make one up and the agent
-sends that one back); unknown fields such as Gemini's ``extra_content`` are kept per call id and
-echoed back. An ``error`` object in a 200 body (OpenRouter) raises ``LLMError``.
+sends that one back); unknown tool-call fields are kept per call id, and Gemini's message-level
+``extra_content``/``thought_signature`` under ``MESSAGE_EXTRAS_KEY``, in
+``LLMResponse.tool_call_extras``; put them on the assistant ``Turn`` and they are echoed back. An ``error`` object in a 200 body (OpenRouter) raises ``LLMError``.
 """
 
 from __future__ import annotations
@@ -25,6 +26,11 @@ from coach.llm.http import HttpTransport, error_from_response
 from coach.toolcalls import ToolCall
 
 _KNOWN_CALL_KEYS = frozenset({"id", "type", "function", "index"})
+# Message-level fields worth echoing back (Gemini's thought signature); others are dropped,
+# since strict servers reject unknown message fields.
+_ECHOED_MESSAGE_KEYS = ("extra_content", "thought_signature")
+# ``tool_call_extras`` key under which message-level fields are kept.
+MESSAGE_EXTRAS_KEY = "_message"
 
 
 def build_messages(*, system: str, turns: list[Turn]) -> list[dict[str, Any]]:
@@ -36,7 +42,11 @@ def build_messages(*, system: str, turns: list[Turn]) -> list[dict[str, Any]]:
         if turn.role == "user":
             messages.append({"role": "user", "content": turn.content})
         elif turn.role == "assistant":
-            message: dict[str, Any] = {"role": "assistant", "content": turn.content or None}
+            message: dict[str, Any] = {
+                **turn.tool_call_extras.get(MESSAGE_EXTRAS_KEY, {}),
+                "role": "assistant",
+                "content": turn.content or None,
+            }
             if turn.tool_calls:
                 message["tool_calls"] = [
                     {
@@ -103,6 +113,9 @@ def parse_response(data: dict[str, Any]) -> LLMResponse:
             extra = {k: v for k, v in raw.items() if k not in _KNOWN_CALL_KEYS}
             if extra:
                 extras[call.id] = extra
+    message_extras = {k: message[k] for k in _ECHOED_MESSAGE_KEYS if k in message}
+    if message_extras:
+        extras[MESSAGE_EXTRAS_KEY] = message_extras
     usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
     finish_reason = str(choice.get("finish_reason") or "")
     if finish_reason == "error":

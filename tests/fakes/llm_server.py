@@ -1,0 +1,327 @@
+"""A real HTTP server on 127.0.0.1 that speaks both LLM protocols, for tests and benchmarks.
+
+``FakeLLMServer`` answers ``POST /v1/chat/completions`` and ``/chat/completions`` (OpenAI) and
+``POST /v1/messages`` (Anthropic) from a FIFO queue of scripted responses; when the queue is empty
+it answers with a default text reply ("OK") in the protocol of the path, at zero latency. Every
+request is recorded in ``server.requests`` (method, path, lower-cased headers, body, parsed JSON).
+
+    server.enqueue_openai_tool_calls([("call_1", "remove_week", {"weekNumber": 2})], text="Sure")
+    provider = server.provider()          # an OpenAIProvider pointing here; waits are recorded
+    response = provider.complete(system="...", turns=[...], tools=[...])
+    assert server.requests[0].json["messages"][0]["role"] == "system"
+
+The pytest fixtures ``fake_openai_server`` and ``fake_anthropic_server`` (``tests/fakes/plugin.py``)
+yield a started server whose ``protocol`` decides ``base_url`` and ``provider()``.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import uuid
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Literal
+
+OPENAI_PATHS = ("/v1/chat/completions", "/chat/completions")
+ANTHROPIC_PATHS = ("/v1/messages",)
+
+Call = tuple[str, str, dict[str, Any] | str]
+
+
+@dataclass
+class ScriptedResponse:
+    status: int = 200
+    body: bytes = b""
+    headers: dict[str, str] = field(default_factory=dict)
+    delay: float = 0.0
+
+
+@dataclass
+class RecordedRequest:
+    method: str
+    path: str
+    headers: dict[str, str]
+    body: bytes
+    json: Any
+
+
+def openai_completion(
+    *,
+    text: str | None = "",
+    tool_calls: list[dict[str, Any]] | None = None,
+    model: str = "fake-model",
+    finish_reason: str | None = None,
+    usage: dict[str, int] | None = None,
+) -> dict[str, Any]:
+    message: dict[str, Any] = {"role": "assistant", "content": text}
+    if tool_calls:
+        message["tool_calls"] = tool_calls
+    return {
+        "id": f"chatcmpl-{uuid.uuid4().hex[:12]}",
+        "object": "chat.completion",
+        "created": 0,
+        "model": model,
+        "choices": [
+            {
+                "index": 0,
+                "message": message,
+                "finish_reason": finish_reason or ("tool_calls" if tool_calls else "stop"),
+            }
+        ],
+        "usage": usage or {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
+    }
+
+
+def anthropic_message(
+    *,
+    content: list[dict[str, Any]],
+    model: str = "fake-model",
+    stop_reason: str | None = None,
+    usage: dict[str, int] | None = None,
+) -> dict[str, Any]:
+    has_tools = any(block.get("type") == "tool_use" for block in content)
+    return {
+        "id": f"msg_{uuid.uuid4().hex[:12]}",
+        "type": "message",
+        "role": "assistant",
+        "model": model,
+        "content": content,
+        "stop_reason": stop_reason or ("tool_use" if has_tools else "end_turn"),
+        "stop_sequence": None,
+        "usage": usage or {"input_tokens": 10, "output_tokens": 5},
+    }
+
+
+class FakeLLMServer:
+    """See the module docstring. Start with ``start()`` (or use it as a context manager)."""
+
+    def __init__(
+        self, *, protocol: Literal["openai", "anthropic"] = "openai", default_text: str = "OK"
+    ) -> None:
+        self.protocol = protocol
+        self.default_text = default_text
+        self.requests: list[RecordedRequest] = []
+        self.sleeps: list[float] = []  # waits of providers made by provider(), not slept
+        self._queue: deque[ScriptedResponse] = deque()
+        self._lock = threading.Lock()
+        self._stopping = threading.Event()
+        self._server: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+        self._providers: list[Any] = []
+
+    # --- life cycle ---
+
+    def start(self) -> FakeLLMServer:
+        handler = _make_handler(self)
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stopping.set()
+        for provider in self._providers:
+            provider.close()
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def __enter__(self) -> FakeLLMServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    @property
+    def port(self) -> int:
+        assert self._server is not None, "start() the server first"
+        return self._server.server_address[1]
+
+    @property
+    def root_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def base_url(self) -> str:
+        """What ``LLM_BASE_URL`` would be: ``…/v1`` for OpenAI, the root for Anthropic."""
+        return f"{self.root_url}/v1" if self.protocol == "openai" else self.root_url
+
+    # --- scripting ---
+
+    def enqueue(
+        self,
+        status: int = 200,
+        json: Any = None,
+        body: bytes | str | None = None,
+        headers: dict[str, str] | None = None,
+        delay: float = 0.0,
+    ) -> None:
+        """Queue one response: a JSON body (``json=``) or raw ``body`` (bytes or text)."""
+        send_headers = dict(headers or {})
+        if json is not None:
+            raw = _json_dumps(json)
+            send_headers.setdefault("content-type", "application/json")
+        elif isinstance(body, str):
+            raw = body.encode()
+        else:
+            raw = body or b""
+        with self._lock:
+            self._queue.append(ScriptedResponse(status, raw, send_headers, delay))
+
+    def enqueue_openai_text(self, text: str, **kwargs: Any) -> None:
+        """A plain OpenAI chat completion. ``kwargs``: ``finish_reason``, ``usage``, ``model``."""
+        self.enqueue(json=openai_completion(text=text, **kwargs))
+
+    def enqueue_openai_tool_calls(
+        self, calls: Iterable[Call], text: str = "", **kwargs: Any
+    ) -> None:
+        """``calls``: ``(id, name, arguments)``; a dict is JSON-encoded as OpenAI does, a string
+        is sent as is (to script broken JSON)."""
+        tool_calls = [
+            {
+                "id": call_id,
+                "type": "function",
+                "function": {
+                    "name": name,
+                    "arguments": args if isinstance(args, str) else _json_dumps(args).decode(),
+                },
+            }
+            for call_id, name, args in calls
+        ]
+        self.enqueue(json=openai_completion(text=text or None, tool_calls=tool_calls, **kwargs))
+
+    def enqueue_anthropic_text(self, text: str, **kwargs: Any) -> None:
+        self.enqueue(json=anthropic_message(content=[{"type": "text", "text": text}], **kwargs))
+
+    def enqueue_anthropic_tool_use(
+        self, calls: Iterable[Call], text: str = "", **kwargs: Any
+    ) -> None:
+        """``calls``: ``(id, name, input)``; Anthropic's ``input`` is an object (a string is
+        decoded when it is JSON)."""
+        content: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
+        for call_id, name, args in calls:
+            if isinstance(args, str):
+                args = json.loads(args)
+            content.append({"type": "tool_use", "id": call_id, "name": name, "input": args})
+        self.enqueue(json=anthropic_message(content=content, **kwargs))
+
+    def enqueue_error(
+        self, status: int, json: Any = None, headers: dict[str, str] | None = None
+    ) -> None:
+        self.enqueue(
+            status=status, json=json or {"error": {"message": f"HTTP {status}"}}, headers=headers
+        )
+
+    @property
+    def pending(self) -> int:
+        with self._lock:
+            return len(self._queue)
+
+    @property
+    def last_request(self) -> RecordedRequest:
+        return self.requests[-1]
+
+    def provider(self, **overrides: Any) -> Any:
+        """A provider of this server's protocol pointing here. By default it retries twice and
+        records its waits in ``self.sleeps`` instead of sleeping; ``overrides`` go to its
+        constructor (e.g. ``read_timeout=0.2``, ``sleep=time.sleep``)."""
+        options: dict[str, Any] = {
+            "base_url": self.base_url,
+            "api_key": "test-key",
+            "model": "fake-model",
+            "connect_timeout": 2.0,
+            "read_timeout": 10.0,
+            "max_retries": 2,
+            "max_retry_wait": 20.0,
+            "sleep": self.sleeps.append,
+        }
+        options.update(overrides)
+        if self.protocol == "openai":
+            from coach.llm.openai import OpenAIProvider
+
+            provider: Any = OpenAIProvider(**options)
+        else:
+            from coach.llm.anthropic import AnthropicProvider
+
+            provider = AnthropicProvider(**options)
+        self._providers.append(provider)
+        return provider
+
+    # --- serving ---
+
+    def _next(self, path: str) -> ScriptedResponse:
+        with self._lock:
+            if self._queue:
+                return self._queue.popleft()
+        if path in ANTHROPIC_PATHS:
+            data = anthropic_message(content=[{"type": "text", "text": self.default_text}])
+        else:
+            data = openai_completion(text=self.default_text)
+        return ScriptedResponse(200, _json_dumps(data), {"content-type": "application/json"})
+
+
+def _json_dumps(data: Any) -> bytes:
+    return json.dumps(data).encode()
+
+
+def _make_handler(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format: str, *args: Any) -> None:  # quiet
+            return
+
+        def do_POST(self) -> None:
+            length = int(self.headers.get("content-length") or 0)
+            body = self.rfile.read(length) if length else b""
+            try:
+                parsed = json.loads(body) if body else None
+            except json.JSONDecodeError:
+                parsed = None
+            path = self.path.split("?", 1)[0]
+            server.requests.append(
+                RecordedRequest(
+                    method="POST",
+                    path=path,
+                    headers={k.lower(): v for k, v in self.headers.items()},
+                    body=body,
+                    json=parsed,
+                )
+            )
+            if path not in OPENAI_PATHS + ANTHROPIC_PATHS:
+                self._send(
+                    ScriptedResponse(
+                        404,
+                        _json_dumps(
+                            {"error": {"message": f"No route {path}", "type": "not_found"}}
+                        ),
+                        {"content-type": "application/json"},
+                    )
+                )
+                return
+            scripted = server._next(path)
+            if scripted.delay and server._stopping.wait(scripted.delay):
+                return
+            self._send(scripted)
+
+        def _send(self, scripted: ScriptedResponse) -> None:
+            try:
+                self.send_response(scripted.status)
+                for name, value in scripted.headers.items():
+                    self.send_header(name, value)
+                self.send_header("content-length", str(len(scripted.body)))
+                self.end_headers()
+                self.wfile.write(scripted.body)
+                self.wfile.flush()
+            except (BrokenPipeError, ConnectionResetError):
+                self.close_connection = True
+
+    return Handler
