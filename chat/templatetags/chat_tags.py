@@ -1,0 +1,30 @@
+"""Template filters for the chat page."""
+
+import re
+
+from django import template
+
+register = template.Library()
+
+_CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+@register.filter
+def humanize_field(name: object) -> str:
+    """``targetLoad`` → "Target load", ``rest_seconds`` → "Rest seconds"."""
+    text = _CAMEL_BOUNDARY.sub(" ", str(name)).replace("_", " ").strip().lower()
+    return text[:1].upper() + text[1:]
+
+
+@register.filter
+def show_value(value: object) -> str:
+    """A preview value as a person reads it: empty for None, yes/no for booleans."""
+    if value is None or value == "":
+        return "—"
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value) or "—"
+    return str(value)

@@ -1,0 +1,556 @@
+"""The chat page and its htmx endpoints, through Django's test client.
+
+htmx requests carry the ``HX-Request`` header; without it every endpoint still works as a plain
+form post that redirects to the chat page.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import PermissionDenied
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from chat import services
+from chat.models import Message, PendingToolBatch
+from chat.templatetags.chat_tags import humanize_field, show_value
+from coach.engine import preview_calls
+from coach.toolcalls import ToolCall
+from programs.models import Exercise
+from programs.services import object_update, program_bump_version
+from tests.factories import UserFactory, build_program
+
+HX = {"HX-Request": "true"}
+
+
+# --- fixtures -----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def program(db):
+    """Week 1 is the current week, so the panel shows it."""
+    return build_program(weeks=2, sessions=3, exercises=4, start_date=timezone.localdate())
+
+
+@pytest.fixture
+def athlete(program):
+    return program.athlete
+
+
+@pytest.fixture
+def conversation(athlete):
+    return services.conversation_for_athlete(athlete=athlete)
+
+
+@pytest.fixture
+def athlete_client(client, athlete):
+    client.force_login(athlete)
+    return client
+
+
+def rename_call(name: str, *, exercise: int = 1, call_id: str = "call_rename") -> ToolCall:
+    return ToolCall(
+        id=call_id,
+        name="modify_exercise",
+        arguments={
+            "weekNumber": 1,
+            "sessionNumber": 1,
+            "exerciseNumber": exercise,
+            "updates": {"name": name},
+        },
+    )
+
+
+def make_batch(conversation, calls: list[ToolCall]) -> PendingToolBatch:
+    """An open batch as the agent leaves it: the calls, previewed on the current program."""
+    program = conversation.program
+    program.refresh_from_db()
+    result = preview_calls(program=program, calls=calls)
+    return PendingToolBatch.objects.create(
+        conversation=conversation,
+        calls=[call.to_dict() for call in calls],
+        preview=result.preview,
+        results=[r.to_dict() for r in result.results],
+        program_version=program.version,
+    )
+
+
+def coach_reply(
+    conversation, *, content: str, status=Message.Status.COMPLETE, replies=None
+) -> Message:
+    user = Message.objects.create(
+        conversation=conversation, role=Message.Role.USER, content="question"
+    )
+    return Message.objects.create(
+        conversation=conversation,
+        role=Message.Role.ASSISTANT,
+        content=content,
+        status=status,
+        reply_to=user,
+        suggested_replies=replies or [],
+    )
+
+
+def first_exercise(program) -> Exercise:
+    return Exercise.objects.get(
+        session__week__program=program, session__week__position=1, session__position=1, position=1
+    )
+
+
+# --- the page -----------------------------------------------------------------------------------
+
+
+def test_chat_page_redirects_an_anonymous_visitor_to_the_login_page(client, db):
+    response = client.get("/")
+    assert response.status_code == 302
+    assert response["Location"].startswith("/accounts/login/")
+
+
+def test_login_page_renders_a_labelled_form(client, db):
+    response = client.get("/accounts/login/")
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "Log in to Spotter" in html
+    assert 'name="username"' in html and 'name="password"' in html
+
+
+def test_logging_in_lands_the_athlete_on_the_chat(client, athlete):
+    response = client.post(
+        "/accounts/login/", {"username": athlete.username, "password": "pw-for-tests"}, follow=True
+    )
+    assert response.redirect_chain[-1][0] == "/"
+    assert ">Send</button>" in response.content.decode()
+
+
+def test_chat_page_shows_the_current_week_and_a_send_button(athlete_client, program):
+    response = athlete_client.get("/")
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert 'id="program-panel"' in html
+    assert "Week 1" in html
+    assert "Back Squat" in html
+    assert ">Send</button>" in html
+    assert 'name="text"' in html
+    assert 'hx-headers=\'{"x-csrftoken": "' in html
+
+
+def test_athlete_without_a_program_sees_a_friendly_page(client, db):
+    client.force_login(UserFactory())
+    response = client.get("/")
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "No program yet" in html
+    assert ">Send</button>" not in html
+
+
+def test_offline_provider_shows_a_badge_and_the_help_hint(athlete_client, settings):
+    settings.LLM_PROVIDER = "offline"
+    html = athlete_client.get("/").content.decode()
+    assert "Offline coach" in html
+    assert "<kbd>help</kbd>" in html
+
+
+def test_a_configured_provider_is_named_in_the_header_without_the_offline_badge(
+    athlete_client, settings
+):
+    settings.LLM_PROVIDER = "openai"
+    settings.LLM_MODEL = "gpt-test"
+    html = athlete_client.get("/").content.decode()
+    assert "Offline coach" not in html
+    assert "openai · gpt-test" in html
+
+
+def test_program_partial_renders_only_the_panel_for_htmx(athlete_client, program):
+    response = athlete_client.get(reverse("chat:program"), headers=HX)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert html.lstrip().startswith('<aside id="program-panel"')
+    assert "<html" not in html
+
+
+def test_history_shows_user_coach_and_event_messages_but_not_tool_results(
+    athlete_client, conversation
+):
+    coach_reply(conversation, content="Hello from your coach")
+    Message.objects.create(
+        conversation=conversation, role=Message.Role.EVENT, content="You applied the changes."
+    )
+    Message.objects.create(
+        conversation=conversation,
+        role=Message.Role.TOOL,
+        content="SECRET TOOL RESULT",
+        tool_call_id="x",
+    )
+    html = athlete_client.get("/").content.decode()
+    assert 'class="bubble bubble-user"' in html
+    assert "Hello from your coach" in html
+    assert 'class="event-line"' in html
+    assert "SECRET TOOL RESULT" not in html
+
+
+# --- sending ------------------------------------------------------------------------------------
+
+
+def test_posting_a_message_saves_it_and_returns_the_bubble_and_a_thinking_placeholder(
+    athlete_client, conversation
+):
+    url = reverse("chat:message_send", args=[conversation.pk])
+    response = athlete_client.post(url, {"text": "  Can I swap squats?  "}, headers=HX)
+    html = response.content.decode()
+    assert response.status_code == 200
+    user_msg = conversation.messages.get(role=Message.Role.USER)
+    placeholder = conversation.messages.get(role=Message.Role.ASSISTANT)
+    assert user_msg.content == "Can I swap squats?"
+    assert placeholder.reply_to_id == user_msg.pk
+    # the composer comes back empty and enabled; the bubbles are appended out of band
+    assert html.lstrip().startswith('<form id="composer"')
+    assert "></textarea>" in html
+    assert 'hx-swap-oob="beforeend:#messages"' in html
+    assert "Can I swap squats?" in html
+    assert reverse("chat:message_poll", args=[placeholder.pk]) in html
+    assert "Coach is thinking" in html
+
+
+def test_posting_without_htmx_redirects_to_the_chat(athlete_client, conversation):
+    url = reverse("chat:message_send", args=[conversation.pk])
+    response = athlete_client.post(url, {"text": "hello"})
+    assert response.status_code == 302
+    assert response["Location"] == "/"
+    assert conversation.messages.filter(role=Message.Role.USER).count() == 1
+
+
+def test_an_empty_message_gives_an_inline_error_and_saves_nothing(athlete_client, conversation):
+    url = reverse("chat:message_send", args=[conversation.pk])
+    response = athlete_client.post(url, {"text": "   "}, headers=HX)
+    html = response.content.decode()
+    assert response.status_code == 422
+    assert "Type a message first." in html
+    assert 'aria-invalid="true"' in html
+    assert conversation.messages.count() == 0
+
+
+def test_a_too_long_message_keeps_the_text_in_the_box(athlete_client, conversation):
+    url = reverse("chat:message_send", args=[conversation.pk])
+    text = "x" * 4001
+    response = athlete_client.post(url, {"text": text}, headers=HX)
+    html = response.content.decode()
+    assert response.status_code == 422
+    assert "at most 4000 characters (yours has 4001)" in html
+    assert f">{text}</textarea>" in html
+    assert conversation.messages.count() == 0
+
+
+def test_a_message_with_markup_is_escaped(athlete_client, conversation):
+    url = reverse("chat:message_send", args=[conversation.pk])
+    response = athlete_client.post(url, {"text": "<script>alert(1)</script>"}, headers=HX)
+    html = response.content.decode()
+    assert "<script>alert(1)</script>" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    page = athlete_client.get("/").content.decode()
+    assert "<script>alert(1)</script>" not in page
+
+
+def test_an_exercise_name_with_markup_is_escaped_on_the_panel_and_the_card(
+    athlete_client, conversation, program
+):
+    object_update(obj=first_exercise(program), fields={"name": "<script>x()</script>"})
+    make_batch(conversation, [rename_call("<img src=x onerror=alert(1)>", exercise=2)])
+    html = athlete_client.get("/").content.decode()
+    assert "<script>x()</script>" not in html
+    assert "&lt;script&gt;x()&lt;/script&gt;" in html
+    assert "<img src=x" not in html
+    assert "&lt;img src=x onerror=alert(1)&gt;" in html
+
+
+# --- polling ------------------------------------------------------------------------------------
+
+
+def test_polling_a_pending_reply_returns_the_placeholder_again(athlete_client, conversation):
+    reply = coach_reply(conversation, content="", status=Message.Status.PENDING)
+    response = athlete_client.get(
+        reverse("chat:message_poll", args=[reply.pk]) + "?attempt=2", headers=HX
+    )
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "Coach is thinking" in html
+    assert "attempt=3" in html
+    assert 'hx-trigger="load delay:400ms"' in html
+
+
+def test_polling_a_finished_reply_returns_the_bubble_and_suggested_replies(
+    athlete_client, conversation
+):
+    reply = coach_reply(
+        conversation, content="Squats are great.", replies=["Tell me more", "Thanks"]
+    )
+    response = athlete_client.get(reverse("chat:message_poll", args=[reply.pk]), headers=HX)
+    html = response.content.decode()
+    assert html.lstrip().startswith(f'<div class="bubble bubble-coach" id="message-{reply.pk}"')
+    assert "Squats are great." in html
+    assert "Coach is thinking" not in html
+    assert '<div id="suggestions" class="suggestions" hx-swap-oob="true">' in html
+    assert ">Tell me more</button>" in html
+    assert '<aside id="program-panel" class="program-panel"' in html
+    assert '<div id="batch-card" class="batch-region" hx-swap-oob="true">' in html
+    assert "Apply Changes" not in html
+
+
+def test_polling_a_reply_that_proposed_changes_shows_the_card_and_hides_suggestions(
+    athlete_client, conversation
+):
+    reply = coach_reply(conversation, content="I can rename it.", replies=["Yes please"])
+    batch = make_batch(conversation, [rename_call("Goblet Squat")])
+    html = athlete_client.get(
+        reverse("chat:message_poll", args=[reply.pk]), headers=HX
+    ).content.decode()
+    assert "Proposed changes" in html
+    assert "Goblet Squat" in html
+    assert ">Apply Changes</button>" in html
+    assert ">Cancel</button>" in html
+    assert f'name="revision" value="{batch.revision}"' in html
+    assert reverse("chat:batch_apply", args=[batch.pk]) in html
+    assert "Yes please" not in html
+
+
+def test_polling_a_failed_reply_shows_it_as_an_error_bubble(athlete_client, conversation):
+    reply = coach_reply(
+        conversation, content="The coach is unavailable right now.", status=Message.Status.FAILED
+    )
+    html = athlete_client.get(
+        reverse("chat:message_poll", args=[reply.pk]), headers=HX
+    ).content.decode()
+    assert "bubble-error" in html
+    assert "The coach is unavailable right now." in html
+
+
+def test_the_poll_view_makes_a_bounded_number_of_queries(
+    athlete_client, conversation, django_assert_max_num_queries
+):
+    reply = coach_reply(conversation, content="Here you go", replies=["Thanks"])
+    make_batch(conversation, [rename_call("Goblet Squat")])
+    url = reverse("chat:message_poll", args=[reply.pk])
+    with django_assert_max_num_queries(8):
+        response = athlete_client.get(url, headers=HX)
+    assert response.status_code == 200
+
+
+# --- apply and cancel ---------------------------------------------------------------------------
+
+
+def test_apply_changes_the_program_and_empties_the_card(athlete_client, conversation, program):
+    batch = make_batch(conversation, [rename_call("Goblet Squat")])
+    response = athlete_client.post(
+        reverse("chat:batch_apply", args=[batch.pk]), {"revision": batch.revision}, headers=HX
+    )
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert first_exercise(program).name == "Goblet Squat"
+    batch.refresh_from_db()
+    assert batch.status == PendingToolBatch.BatchStatus.APPLIED
+    assert html.lstrip().startswith('<div id="batch-card" class="batch-region">')
+    assert "Apply Changes" not in html
+    # the program panel is refreshed in place and shows the new name
+    panel = html[html.index('<aside id="program-panel"') :]
+    assert 'hx-swap-oob="true"' in panel[:200]
+    assert "Goblet Squat" in panel
+    # the coach is asked to acknowledge: a thinking placeholder arrives out of band
+    followup = conversation.messages.filter(role=Message.Role.ASSISTANT).latest("pk")
+    assert reverse("chat:message_poll", args=[followup.pk]) in html
+
+
+def test_cancel_changes_nothing_and_empties_the_card(athlete_client, conversation, program):
+    batch = make_batch(conversation, [rename_call("Goblet Squat")])
+    response = athlete_client.post(
+        reverse("chat:batch_cancel", args=[batch.pk]), {"revision": batch.revision}, headers=HX
+    )
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert first_exercise(program).name == "Back Squat"
+    batch.refresh_from_db()
+    assert batch.status == PendingToolBatch.BatchStatus.CANCELLED
+    assert "Apply Changes" not in html
+    assert 'hx-swap-oob="beforeend:#messages"' in html
+
+
+def test_apply_without_htmx_redirects_to_the_chat(athlete_client, conversation, program):
+    batch = make_batch(conversation, [rename_call("Goblet Squat")])
+    response = athlete_client.post(
+        reverse("chat:batch_apply", args=[batch.pk]), {"revision": batch.revision}
+    )
+    assert response.status_code == 302
+    assert response["Location"] == "/"
+    assert first_exercise(program).name == "Goblet Squat"
+
+
+def test_apply_that_fails_keeps_the_card_and_names_the_failed_call(
+    athlete_client, conversation, program
+):
+    batch = make_batch(
+        conversation, [rename_call("Goblet Squat"), rename_call("Lunge", exercise=9, call_id="c2")]
+    )
+    response = athlete_client.post(
+        reverse("chat:batch_apply", args=[batch.pk]), {"revision": batch.revision}, headers=HX
+    )
+    html = response.content.decode()
+    batch.refresh_from_db()
+    assert batch.status == PendingToolBatch.BatchStatus.FAILED
+    assert first_exercise(program).name == "Back Squat"
+    assert "Could not apply these changes." in html
+    assert batch.error_message
+    assert batch.error_message.replace('"', "&quot;")[:40] in html
+    assert ">Apply Changes</button>" in html
+
+
+def test_apply_on_an_old_revision_shows_the_fresh_card_with_a_note(
+    athlete_client, conversation, program
+):
+    batch = make_batch(conversation, [rename_call("Goblet Squat")])
+    response = athlete_client.post(
+        reverse("chat:batch_apply", args=[batch.pk]), {"revision": batch.revision + 5}, headers=HX
+    )
+    html = response.content.decode()
+    assert first_exercise(program).name == "Back Squat"
+    assert "The plan changed since you saw it — review the updated changes." in html
+    assert ">Apply Changes</button>" in html
+
+
+def test_apply_after_the_program_changed_re_previews_and_asks_again(
+    athlete_client, conversation, program
+):
+    batch = make_batch(conversation, [rename_call("Goblet Squat")])
+    object_update(obj=first_exercise(program), fields={"name": "Front Squat"})
+    program_bump_version(program=program)  # as the coach's admin does
+    response = athlete_client.post(
+        reverse("chat:batch_apply", args=[batch.pk]), {"revision": batch.revision}, headers=HX
+    )
+    html = response.content.decode()
+    batch.refresh_from_db()
+    assert batch.status == PendingToolBatch.BatchStatus.STALE
+    assert first_exercise(program).name == "Front Squat"
+    assert "The plan changed since you saw it" in html
+    assert "Front Squat" in html
+    assert f'name="revision" value="{batch.revision}"' in html
+
+
+def test_a_second_apply_click_shows_the_current_state_without_an_error(
+    athlete_client, conversation, program
+):
+    batch = make_batch(conversation, [rename_call("Goblet Squat")])
+    url = reverse("chat:batch_apply", args=[batch.pk])
+    athlete_client.post(url, {"revision": batch.revision}, headers=HX)
+    version = program.__class__.objects.get(pk=program.pk).version
+    response = athlete_client.post(url, {"revision": batch.revision}, headers=HX)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "Could not apply" not in html
+    assert "Apply Changes" not in html
+    assert program.__class__.objects.get(pk=program.pk).version == version
+
+
+def test_a_decision_without_a_revision_is_a_bad_request(athlete_client, conversation):
+    batch = make_batch(conversation, [rename_call("Goblet Squat")])
+    response = athlete_client.post(reverse("chat:batch_apply", args=[batch.pk]), {}, headers=HX)
+    assert response.status_code == 400
+    batch.refresh_from_db()
+    assert batch.status == PendingToolBatch.BatchStatus.PENDING
+
+
+def test_a_refusal_from_the_service_is_a_403(athlete_client, conversation, monkeypatch):
+    batch = make_batch(conversation, [rename_call("Goblet Squat")])
+
+    def refuse(**kwargs):
+        raise PermissionDenied("not yours")
+
+    monkeypatch.setattr(services, "batch_apply", refuse)
+    response = athlete_client.post(
+        reverse("chat:batch_apply", args=[batch.pk]), {"revision": batch.revision}, headers=HX
+    )
+    assert response.status_code == 403
+
+
+# --- everyone sees only their own ---------------------------------------------------------------
+
+
+@pytest.fixture
+def intruder_client(db):
+    intruder = build_program(weeks=1, sessions=1, exercises=1).athlete
+    client = Client()
+    client.force_login(intruder)
+    return client
+
+
+def test_another_athletes_conversation_is_a_404(intruder_client, conversation):
+    url = reverse("chat:message_send", args=[conversation.pk])
+    response = intruder_client.post(url, {"text": "hi"}, headers=HX)
+    assert response.status_code == 404
+    assert conversation.messages.count() == 0
+
+
+def test_another_athletes_message_is_a_404(intruder_client, conversation):
+    reply = coach_reply(conversation, content="private")
+    response = intruder_client.get(reverse("chat:message_poll", args=[reply.pk]), headers=HX)
+    assert response.status_code == 404
+
+
+@pytest.mark.parametrize("action", ["chat:batch_apply", "chat:batch_cancel"])
+def test_another_athletes_batch_is_a_404_and_stays_open(
+    intruder_client, conversation, program, action
+):
+    batch = make_batch(conversation, [rename_call("Goblet Squat")])
+    response = intruder_client.post(
+        reverse(action, args=[batch.pk]), {"revision": batch.revision}, headers=HX
+    )
+    assert response.status_code == 404
+    batch.refresh_from_db()
+    assert batch.status == PendingToolBatch.BatchStatus.PENDING
+    assert first_exercise(program).name == "Back Squat"
+
+
+def test_the_endpoints_refuse_the_wrong_method(athlete_client, conversation):
+    assert (
+        athlete_client.get(reverse("chat:message_send", args=[conversation.pk])).status_code == 405
+    )
+    assert athlete_client.post("/").status_code == 405
+
+
+# --- CSRF ---------------------------------------------------------------------------------------
+
+
+def test_a_post_without_the_csrf_token_is_refused_and_with_the_header_accepted(
+    athlete, conversation
+):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(athlete)
+    client.get("/")  # sets the csrftoken cookie
+    url = reverse("chat:message_send", args=[conversation.pk])
+    refused = client.post(url, {"text": "hello"}, headers=HX)
+    assert refused.status_code == 403
+    assert conversation.messages.count() == 0
+    token = client.cookies["csrftoken"].value
+    accepted = client.post(url, {"text": "hello"}, headers={**HX, "X-CSRFToken": token})
+    assert accepted.status_code == 200
+    assert conversation.messages.filter(role=Message.Role.USER).count() == 1
+
+
+# --- filters ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("targetLoad", "Target load"),
+        ("name", "Name"),
+        ("rest_seconds", "Rest seconds"),
+        ("workingSets", "Working sets"),
+    ],
+)
+def test_field_names_are_humanised(raw, expected):
+    assert humanize_field(raw) == expected
+
+
+def test_preview_values_read_like_words():
+    assert show_value(None) == "—"
+    assert show_value(True) == "yes"
+    assert show_value(["a", "b"]) == "a, b"
+    assert show_value(135) == "135"
