@@ -151,3 +151,13 @@ def build_program(
         for e in range(1, exercises + 1)
     )
     return program
+
+
+class ConversationFactory(factory.django.DjangoModelFactory):
+    """A conversation about a fresh 2 × 3 × 4 program (pass ``program=`` to use another)."""
+
+    class Meta:
+        model = "chat.Conversation"
+
+    program = factory.LazyFunction(lambda: build_program(weeks=2, sessions=3, exercises=4))
+    athlete = factory.LazyAttribute(lambda c: c.program.athlete)
