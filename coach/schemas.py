@@ -234,8 +234,12 @@ class _Updates(StrictModel):
         return self
 
     def changes(self) -> dict[str, Any]:
-        """Only the fields the caller actually sent."""
-        return {name: getattr(self, name) for name in self.model_fields_set}
+        """Only the fields the caller actually sent, in the order the model declares them."""
+        return {
+            name: getattr(self, name)
+            for name in type(self).model_fields
+            if name in self.model_fields_set
+        }
 
 
 class ExerciseUpdates(_Updates):
