@@ -1,0 +1,362 @@
+"""The demo: three users and a realistic 8-week strength program, built through
+``programs.services`` like every other change.
+
+``seed_demo()`` is idempotent. Users are created or updated (their demo passwords are set again so
+the printed logins always work); the demo program is built only when the athlete has none of that
+name, so a re-run never wipes what the athlete or the coach changed. ``reset_program=True``
+rebuilds it on purpose.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from . import services
+from .admin import COACHES_GROUP, STAFF_GROUP, ensure_coach_group, ensure_staff_group
+from .models import CardioType, Program
+
+DEMO_PROGRAM_NAME = "8-Week Strength Block"
+DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+
+@dataclass(frozen=True)
+class DemoLogin:
+    username: str
+    password: str
+    where: str
+    first_name: str
+    is_staff: bool
+    group: str | None
+
+
+DEMO_LOGINS: tuple[DemoLogin, ...] = (
+    DemoLogin("athlete", "spotter-athlete", "the athlete: chat at /", "Alex", False, None),
+    DemoLogin("coach", "spotter-coach", "the coach: /admin/", "Casey", True, COACHES_GROUP),
+    DemoLogin("staff", "spotter-staff", "staff: /admin/", "Sam", True, STAFF_GROUP),
+)
+
+
+@dataclass(frozen=True)
+class SeedResult:
+    users: dict[str, Any]
+    program: Program
+    program_created: bool
+
+
+# --- the program --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Lift:
+    """One exercise of the template. ``base`` is the week-1 load in lbs (None: ``fixed_load``);
+    accumulation adds ``step`` a week, intensification works heavier with fewer reps."""
+
+    name: str
+    sets: int
+    reps: str
+    heavy_sets: int
+    heavy_reps: str
+    base: int | None = None
+    step: int = 5
+    fixed_load: str = ""
+    rest: int = 120
+    warmups: int = 0
+    group: str = ""
+    notes: str = ""
+
+
+@dataclass(frozen=True)
+class Day:
+    name: str
+    lifts: tuple[Lift, ...] = ()
+    cardio: dict[str, Any] | None = None
+    warmup: tuple[str, ...] = ()
+    notes: str = ""
+    deload_skip: bool = False  # dropped in deload weeks
+
+
+LOWER_WARMUP = ("5 min easy bike", "Leg swings and hip circles", "Goblet squat × 10")
+UPPER_WARMUP = ("5 min easy row", "Band pull-aparts × 20", "Push-ups × 10")
+
+WEEK_TEMPLATE: tuple[Day, ...] = (
+    Day(
+        "Lower Body A",
+        (
+            Lift(
+                "Back Squat",
+                3,
+                "5",
+                4,
+                "3",
+                base=225,
+                step=10,
+                rest=180,
+                warmups=3,
+                notes="Depth below parallel; belt on the top sets if you use one.",
+            ),
+            Lift("Romanian Deadlift", 3, "8", 3, "6", base=185, step=10, warmups=1),
+            Lift(
+                "Walking Lunge",
+                3,
+                "10 each leg",
+                3,
+                "8 each leg",
+                fixed_load="2 × 40 lbs dumbbells",
+                rest=90,
+            ),
+            Lift("Hanging Leg Raise", 3, "10-12", 3, "12-15", fixed_load="bodyweight", rest=60),
+        ),
+        warmup=LOWER_WARMUP,
+    ),
+    Day(
+        "Upper Body A",
+        (
+            Lift(
+                "Bench Press",
+                3,
+                "5",
+                4,
+                "3",
+                base=185,
+                step=5,
+                rest=180,
+                warmups=2,
+                notes="Pause the first rep of each set on the chest.",
+            ),
+            Lift("Barbell Row", 3, "8", 4, "6", base=155, step=5, warmups=1),
+            Lift(
+                "Incline Dumbbell Press",
+                3,
+                "10",
+                3,
+                "8",
+                fixed_load="2 × 50 lbs dumbbells",
+                rest=60,
+                group="A",
+                notes="Superset with face pulls; rest after the pair.",
+            ),
+            Lift("Face Pull", 3, "15", 3, "15", fixed_load="30 lbs", rest=60, group="A"),
+        ),
+        warmup=UPPER_WARMUP,
+    ),
+    Day(
+        "Zone 2 Cardio",
+        cardio={
+            "type": CardioType.ZONE2,
+            "duration": 45,
+            "modality": "Cycling",
+            "instructions": "Conversational pace, heart rate 130-145 bpm. Nasal breathing if you can.",
+        },
+        notes="Cardio only: no lifting today.",
+    ),
+    Day(
+        "Lower Body B",
+        (
+            Lift(
+                "Deadlift",
+                3,
+                "5",
+                4,
+                "3",
+                base=275,
+                step=10,
+                rest=180,
+                warmups=3,
+                notes="Reset each rep; no touch-and-go.",
+            ),
+            Lift("Front Squat", 3, "6", 3, "4", base=155, step=5, rest=150, warmups=2),
+            Lift(
+                "Bulgarian Split Squat",
+                3,
+                "8 each leg",
+                3,
+                "6 each leg",
+                fixed_load="2 × 25 lbs dumbbells",
+                rest=90,
+            ),
+            Lift("Plank", 3, "45 s", 3, "60 s", fixed_load="bodyweight", rest=60),
+        ),
+        warmup=LOWER_WARMUP,
+    ),
+    Day(
+        "Upper Body B",
+        (
+            Lift("Overhead Press", 3, "5", 4, "3", base=115, step=5, rest=150, warmups=2),
+            Lift(
+                "Pull-ups",
+                4,
+                "6-8",
+                4,
+                "5",
+                fixed_load="bodyweight",
+                rest=120,
+                notes="Add 10 lbs on a belt once all sets reach 8.",
+            ),
+            Lift(
+                "Dumbbell Curl",
+                3,
+                "12",
+                3,
+                "10",
+                fixed_load="2 × 25 lbs dumbbells",
+                rest=60,
+                group="B",
+            ),
+            Lift("Triceps Pushdown", 3, "12", 3, "10", fixed_load="50 lbs", rest=60, group="B"),
+        ),
+        warmup=UPPER_WARMUP,
+    ),
+    Day(
+        "Intervals",
+        cardio={
+            "type": CardioType.INTERVALS,
+            "duration": 30,
+            "modality": "Rowing",
+            "instructions": "10 min easy, then 6 × 2 min hard / 2 min easy, 5 min cool-down.",
+        },
+        notes="Cardio only. Skip it if the legs are still sore from Thursday.",
+        deload_skip=True,
+    ),
+    Day("Rest", notes="Rest day: an easy walk and 10 minutes of mobility. Sleep 8 hours."),
+)
+
+PHASES: tuple[tuple[str, str], ...] = (
+    ("Accumulation", "Build volume at moderate loads: straight sets, about RPE 7."),
+    ("Accumulation", "Same sessions, a little more weight on the main lifts."),
+    ("Accumulation", "Last volume week: the main lifts should feel like RPE 8."),
+    ("Deload", "Fewer sets at about 80% of week 1 loads; no intervals. Recover."),
+    ("Intensification", "Heavier, fewer reps: main lifts in triples at about RPE 8."),
+    ("Intensification", "Add weight to the triples if week 5 moved well."),
+    ("Intensification", "Heaviest week of the block: stop each set with one rep in reserve."),
+    ("Deload", "Light week to finish the block; plan the next one with your coach."),
+)
+
+
+def _round5(lbs: float) -> int:
+    return int(5 * round(lbs / 5))
+
+
+def _prescription(lift: Lift, *, phase: str, week_in_phase: int) -> dict[str, Any]:
+    """Sets, reps and load of ``lift`` in a week of ``phase`` (``week_in_phase`` from 0)."""
+    sets, reps = lift.sets, lift.reps
+    notes = lift.notes
+    if phase == "Intensification":
+        sets, reps = lift.heavy_sets, lift.heavy_reps
+    if lift.base is None:
+        load = lift.fixed_load
+    elif phase == "Accumulation":
+        load = f"{lift.base + lift.step * week_in_phase} lbs"
+    elif phase == "Intensification":
+        load = f"{_round5(lift.base * 1.1) + lift.step * week_in_phase} lbs"
+    else:
+        load = f"{_round5(lift.base * 0.8)} lbs"
+    if phase == "Deload":
+        sets = max(2, sets - 1)
+        notes = "Deload: leave three or four reps in the tank."
+    return {
+        "name": lift.name,
+        "group_label": lift.group,
+        "warmup_sets": lift.warmups,
+        "working_sets": sets,
+        "reps": reps,
+        "target_load": load,
+        "rest_seconds": lift.rest,
+        "notes": notes,
+    }
+
+
+def monday_of(day: datetime.date) -> datetime.date:
+    return day - datetime.timedelta(days=day.weekday())
+
+
+def build_demo_program(*, athlete: Any, coach: Any, start_date: datetime.date) -> Program:
+    """Create the 8-week demo program through the services; ``start_date`` should be a Monday."""
+    program = services.program_create(
+        athlete=athlete, coach=coach, name=DEMO_PROGRAM_NAME, start_date=start_date
+    )
+    seen: dict[str, int] = {}
+    for week_number, (phase, description) in enumerate(PHASES, start=1):
+        week_in_phase = seen.get(phase, 0)
+        seen[phase] = week_in_phase + 1
+        week_start = start_date + datetime.timedelta(weeks=week_number - 1)
+        week = services.week_insert(
+            program=program,
+            position=week_number,
+            phase=phase,
+            start_date=week_start,
+            end_date=week_start + datetime.timedelta(days=6),
+            description=description,
+        )
+        days = [
+            (offset, day)
+            for offset, day in enumerate(WEEK_TEMPLATE)
+            if not (phase == "Deload" and day.deload_skip)
+        ]
+        for position, (offset, day) in enumerate(days, start=1):
+            date = week_start + datetime.timedelta(days=offset)
+            session = services.session_insert(
+                week=week,
+                position=position,
+                name=day.name,
+                scheduled_date=date,
+                day_of_week=DAY_NAMES[date.weekday()],
+                warmup=list(day.warmup),
+                notes=day.notes,
+            )
+            for index, lift in enumerate(day.lifts, start=1):
+                services.exercise_insert(
+                    session=session,
+                    position=index,
+                    **_prescription(lift, phase=phase, week_in_phase=week_in_phase),
+                )
+            if day.cardio is not None:
+                cardio = dict(day.cardio)
+                if phase == "Deload":
+                    cardio["duration"] = 30
+                services.cardio_set(session=session, fields=cardio)
+    return program
+
+
+# --- users and the whole seed -------------------------------------------------------------------
+
+
+def ensure_demo_users() -> dict[str, Any]:
+    """Create or update the demo users, their groups and their (demo) passwords."""
+    groups = {COACHES_GROUP: ensure_coach_group(), STAFF_GROUP: ensure_staff_group()}
+    users: dict[str, Any] = {}
+    for login in DEMO_LOGINS:
+        user, _ = get_user_model().objects.get_or_create(
+            username=login.username,
+            defaults={"email": f"{login.username}@example.com", "first_name": login.first_name},
+        )
+        user.is_staff = login.is_staff
+        user.is_active = True
+        user.set_password(login.password)
+        user.save()
+        if login.group:
+            user.groups.add(groups[login.group])
+        users[login.username] = user
+    return users
+
+
+@transaction.atomic
+def seed_demo(*, today: datetime.date | None = None, reset_program: bool = False) -> SeedResult:
+    """Create the demo users and, unless the athlete already has it, the demo program starting on
+    the Monday of ``today``'s week (so today falls in week 1)."""
+    users = ensure_demo_users()
+    athlete, coach = users["athlete"], users["coach"]
+    existing = Program.objects.filter(athlete=athlete, name=DEMO_PROGRAM_NAME).order_by("pk")
+    if reset_program:
+        existing.delete()
+    program = existing.first()
+    if program is not None:
+        return SeedResult(users=users, program=program, program_created=False)
+    start = monday_of(today or timezone.localdate())
+    program = build_demo_program(athlete=athlete, coach=coach, start_date=start)
+    return SeedResult(users=users, program=program, program_created=True)

@@ -1,0 +1,41 @@
+"""python manage.py seed_demo [--reset-program]: the demo users and an 8-week program."""
+
+from django.core.management.base import BaseCommand
+
+from programs.demo import DEMO_LOGINS, seed_demo
+
+
+class Command(BaseCommand):
+    help = (
+        "Create the demo users (athlete, coach, staff) and an 8-week strength program for the "
+        "athlete starting this Monday. Safe to run again: an existing demo program is kept."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--reset-program",
+            action="store_true",
+            help="Delete the demo program (with everything logged in it) and build it again.",
+        )
+
+    def handle(self, *args, reset_program: bool = False, **options):
+        result = seed_demo(reset_program=reset_program)
+        program = result.program
+        weeks = program.weeks.count()
+        if result.program_created:
+            self.stdout.write(
+                self.style.SUCCESS(
+                    f'Created "{program.name}" for {program.athlete.username}: {weeks} weeks from '
+                    f"Monday {program.start_date.isoformat()}, coached by {program.coach}."
+                )
+            )
+        else:
+            self.stdout.write(
+                f'Kept the existing "{program.name}" (version {program.version}, {weeks} weeks, '
+                f"from {program.start_date.isoformat()}). Use --reset-program to rebuild it."
+            )
+        self.stdout.write("Log in at /accounts/login/ as:")
+        width = max(len(f"{login.username} / {login.password}") for login in DEMO_LOGINS)
+        for login in DEMO_LOGINS:
+            credentials = f"{login.username} / {login.password}"
+            self.stdout.write(f"  {credentials:<{width}}  ({login.where})")
