@@ -51,7 +51,10 @@ Weeks
     remove week 3                                      remove_week
 
 Anything else (``help``, a question, an unknown command) gets the list of commands. After the
-athlete presses Apply or Cancel (the conversation ends with tool results), the reply acknowledges.
+athlete presses Apply or Cancel the reply acknowledges: the agent sends that as a user note starting
+"The athlete clicked Apply Changes. Results: call_1 (modify_exercise): Success — ..." or "The
+athlete clicked Cancel." (trailing ``tool`` results are understood too). A command typed after such
+a note in the same user turn is parsed as usual.
 Text replies end with suggested replies in seed 000's format: the text, a ``---`` line, then one
 reply per line. The same grammar is described for people in ``OFFLINE_COMMANDS.md``.
 """
@@ -592,52 +595,97 @@ def with_replies(text: str, replies: list[str]) -> str:
     return text + "\n---\n" + "\n".join(replies)
 
 
-def _tool_summaries(turns: list[Turn]) -> tuple[list[str], bool, bool]:
-    """Summaries of the trailing tool results; whether any failed; whether they say cancelled."""
-    summaries: list[str] = []
-    failed = cancelled = False
-    for turn in turns:
-        content = turn.content or ""
-        lowered = content.lower()
-        if "cancel" in lowered or "not applied" in lowered or "discard" in lowered:
-            cancelled = True
+EVENT_PREFIX = "The athlete clicked"
+_RESULT_RE = re.compile(
+    r"(?P<id>\S+) \((?P<name>[a-z_]*)\): (?P<status>Success|Error) — (?P<detail>.*?)"
+    r"(?=; \S+ \([a-z_]*\): (?:Success|Error) — |$)",
+    re.DOTALL,
+)
+
+
+def _unquote(text: str) -> str:
+    text = text.strip()
+    if text.startswith('"'):
         try:
-            data = json.loads(content)
-        except (json.JSONDecodeError, TypeError):
-            data = None
-        if isinstance(data, dict):
-            if data.get("success") is False:
-                failed = True
-            if isinstance(data.get("summary"), str) and data["summary"]:
-                summaries.append(data["summary"])
-        elif content.strip() and len(content) <= 300 and content.strip().lower() != "success":
-            summaries.append(content.strip())
-        if turn.is_error:
-            failed = True
-    return summaries, failed, cancelled
+            value = json.loads(text)
+        except json.JSONDecodeError:
+            return text
+        return value if isinstance(value, str) else text
+    return text
 
 
-def acknowledgment(turns: list[Turn]) -> str:
-    """The reply after Apply or Cancel (the conversation ends with tool results)."""
-    trailing: list[Turn] = []
-    for turn in reversed(turns):
-        if turn.role != "tool":
-            break
-        trailing.insert(0, turn)
-    summaries, failed, cancelled = _tool_summaries(trailing)
+def _classify_outcome(texts: list[str]) -> tuple[str, list[str]]:
+    """``("applied" | "failed" | "cancelled" | "pending", summaries)`` from event notes or tool
+    results, whichever the agent sends."""
+    outcome = "applied"
+    summaries: list[str] = []
+    for text in texts:
+        lowered = text.split("Results:", 1)[0].lower()  # not the summaries' own words
+        if "awaiting" in lowered:
+            outcome = "pending"
+        elif "clicked cancel" in lowered or "cancelled" in lowered or "canceled" in lowered:
+            outcome = "cancelled"
+        elif "failed" in lowered or "nothing was changed" in lowered:
+            outcome = "failed"
+        matches = list(_RESULT_RE.finditer(text))
+        for match in matches:
+            if match.group("status") == "Error" and outcome == "applied":
+                outcome = "failed"
+            detail = _unquote(match.group("detail"))
+            if detail:
+                summaries.append(detail)
+        if not matches:
+            try:
+                data = json.loads(text)
+            except (json.JSONDecodeError, TypeError):
+                data = None
+            if isinstance(data, dict):
+                if data.get("success") is False and outcome == "applied":
+                    outcome = "failed"
+                if isinstance(data.get("summary"), str) and data["summary"]:
+                    summaries.append(data["summary"])
+            elif text.lower().startswith("error") and outcome == "applied":
+                outcome = "failed"
+    return outcome, summaries
+
+
+def acknowledgment(texts: list[str], *, failed: bool = False) -> str:
+    """The reply after Apply or Cancel (an event note, or trailing tool results)."""
+    outcome, summaries = _classify_outcome(texts)
+    if failed and outcome == "applied":
+        outcome = "failed"
     replies = ["help", "Show my program"]
-    if failed and not cancelled:
-        detail = "\n".join(f"- {s}" for s in summaries)
-        return with_replies(
-            "That didn't work, so nothing was changed." + (f"\n{detail}" if detail else ""), replies
-        )
-    if cancelled:
-        return with_replies("No problem, nothing was changed.", replies)
-    plural = "changes" if len(trailing) > 1 else "change"
     detail = "\n".join(f"- {s}" for s in summaries)
+    if outcome == "pending":
+        return with_replies(
+            "The change is waiting for you: press Apply Changes or Cancel in the preview.",
+            ["help"],
+        )
+    if outcome == "cancelled":
+        return with_replies("No problem, nothing was changed.", replies)
+    if outcome == "failed":
+        return with_replies(
+            "That didn't work, so nothing was changed." + (f"\n{detail}" if detail else ""),
+            replies,
+        )
+    plural = "changes" if len(summaries) > 1 else "change"
     return with_replies(
         f"Done — I applied the {plural}." + (f"\n{detail}" if detail else ""), replies
     )
+
+
+def _split_events(text: str) -> tuple[list[str], str]:
+    """A user turn may be an Apply/Cancel event note merged with a typed message (``\\n\\n``):
+    the event notes, and what the athlete typed after the last one."""
+    events: list[str] = []
+    typed: list[str] = []
+    for paragraph in re.split(r"\n\s*\n", text):
+        if paragraph.strip().startswith(EVENT_PREFIX):
+            events.append(paragraph.strip())
+            typed = []
+        elif paragraph.strip():
+            typed.append(paragraph.strip())
+    return events, "\n".join(typed)
 
 
 class OfflineProvider:
@@ -651,14 +699,27 @@ class OfflineProvider:
         self, *, system: str = "", turns: list[Turn], tools: list[dict[str, Any]] | None = None
     ) -> LLMResponse:
         started = time.monotonic()
-        response = self._respond(turns, tools or [])
+        response = self._respond(turns, tools)
         response.latency_ms = int((time.monotonic() - started) * 1000)
         return response
 
-    def _respond(self, turns: list[Turn], tools: list[dict[str, Any]]) -> LLMResponse:
+    def _respond(self, turns: list[Turn], tools: list[dict[str, Any]] | None) -> LLMResponse:
         if turns and turns[-1].role == "tool":
-            return self._text(acknowledgment(turns))
-        message = next((t.content for t in reversed(turns) if t.role == "user"), "").strip()
+            trailing: list[Turn] = []
+            for turn in reversed(turns):
+                if turn.role != "tool":
+                    break
+                trailing.insert(0, turn)
+            return self._text(
+                acknowledgment(
+                    [t.content for t in trailing], failed=any(t.is_error for t in trailing)
+                )
+            )
+        last_user = next((t.content for t in reversed(turns) if t.role == "user"), "")
+        events, message = _split_events(last_user)
+        if events and not message:
+            return self._text(acknowledgment(events))
+        message = message.strip()
         if not message or re.fullmatch(r"(help|commands|\?|/help|menu)[.!?]?", message, re.I):
             return self._text(help_text())
         commands = split_commands(message)
@@ -684,8 +745,9 @@ class OfflineProvider:
                     )
                 )
             parsed.append(result)
-        allowed = {tool.get("name") for tool in tools}
-        refused = [p for p in parsed if allowed and p.name not in allowed]
+        # ``tools=None`` (a direct call) offers every tool; a list offers only those in it.
+        allowed = None if tools is None else {tool.get("name") for tool in tools}
+        refused = [p for p in parsed if allowed is not None and p.name not in allowed]
         if refused:
             return self._text(
                 with_replies(

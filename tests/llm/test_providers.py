@@ -1,0 +1,505 @@
+"""The HTTP providers against real local servers: protocol bodies, parsing, retries, time-outs."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from datetime import UTC, datetime, timedelta
+from email.utils import format_datetime
+from pathlib import Path
+
+import pytest
+
+from coach.llm import get_provider
+from coach.llm.anthropic import AnthropicProvider
+from coach.llm.base import LLMError, Turn
+from coach.llm.http import parse_retry_after
+from coach.llm.offline import OfflineProvider
+from coach.llm.openai import OpenAIProvider
+from coach.toolcalls import ToolCall
+
+PAYLOADS = Path(__file__).resolve().parent / "payloads"
+TOOLS = [
+    {
+        "name": "remove_week",
+        "description": "Remove a week.",
+        "input_schema": {
+            "type": "object",
+            "properties": {"weekNumber": {"type": "integer"}},
+            "required": ["weekNumber"],
+        },
+    }
+]
+
+
+def payload(name: str) -> dict:
+    return json.loads((PAYLOADS / name).read_text())
+
+
+def conversation_with_tool_results() -> list[Turn]:
+    """user → assistant with two calls → two tool results → a user follow-up."""
+    return [
+        Turn(role="user", content="Drop weeks 2 and 3"),
+        Turn(
+            role="assistant",
+            content="I'll remove both weeks.",
+            tool_calls=[
+                ToolCall(id="call_a", name="remove_week", arguments={"weekNumber": 3}),
+                ToolCall(id="call_b", name="remove_week", arguments={"weekNumber": 2}),
+            ],
+        ),
+        Turn(role="tool", tool_call_id="call_a", content="Success"),
+        Turn(role="tool", tool_call_id="call_b", content="Error: week 2 is locked", is_error=True),
+        Turn(role="user", content="Thanks, what changed?"),
+    ]
+
+
+# --- OpenAI-compatible ---------------------------------------------------------------------------
+
+
+def test_openai_text_reply_and_request_shape(fake_openai_server):
+    fake_openai_server.enqueue_openai_text("Hello there")
+    provider = fake_openai_server.provider(max_tokens=321)
+
+    response = provider.complete(
+        system="Be brief.", turns=[Turn(role="user", content="Hi")], tools=TOOLS
+    )
+
+    assert response.text == "Hello there"
+    assert response.tool_calls == []
+    assert response.finish_reason == "stop"
+    assert (response.usage.prompt_tokens, response.usage.completion_tokens) == (10, 5)
+    request = fake_openai_server.last_request
+    assert request.path == "/v1/chat/completions"
+    assert request.headers["authorization"] == "Bearer test-key"
+    assert request.json["model"] == "fake-model"
+    assert request.json["max_tokens"] == 321
+    assert request.json["messages"] == [
+        {"role": "system", "content": "Be brief."},
+        {"role": "user", "content": "Hi"},
+    ]
+    assert request.json["tools"] == [
+        {
+            "type": "function",
+            "function": {
+                "name": "remove_week",
+                "description": "Remove a week.",
+                "parameters": TOOLS[0]["input_schema"],
+            },
+        }
+    ]
+
+
+def test_openai_without_api_key_sends_no_authorization(fake_openai_server):
+    provider = fake_openai_server.provider(api_key="")
+    provider.complete(system="", turns=[Turn(role="user", content="Hi")], tools=[])
+    assert "authorization" not in fake_openai_server.last_request.headers
+
+
+def test_openai_tool_calls_with_string_object_and_broken_arguments(fake_openai_server):
+    fake_openai_server.enqueue_openai_tool_calls(
+        [
+            ("call_1", "remove_week", {"weekNumber": 2}),
+            ("", "remove_week", ""),
+            ("call_3", "remove_week", "{not json"),
+        ],
+        text="Removing.",
+    )
+    response = fake_openai_server.provider().complete(
+        system="", turns=[Turn(role="user", content="x")], tools=TOOLS
+    )
+    first, second, third = response.tool_calls
+    assert (first.id, first.name, first.arguments) == ("call_1", "remove_week", {"weekNumber": 2})
+    assert second.id.startswith("call_") and second.arguments == {}
+    assert third.arguments_error is not None and third.raw_arguments == "{not json"
+    assert response.text == "Removing."
+    assert response.finish_reason == "tool_calls"
+
+
+def test_openai_tool_results_answer_every_call_id_as_role_tool(fake_openai_server):
+    provider = fake_openai_server.provider()
+    provider.complete(system="S", turns=conversation_with_tool_results(), tools=TOOLS)
+
+    messages = fake_openai_server.last_request.json["messages"]
+    assert [m["role"] for m in messages] == ["system", "user", "assistant", "tool", "tool", "user"]
+    assistant = messages[2]
+    assert assistant["content"] == "I'll remove both weeks."
+    assert [c["id"] for c in assistant["tool_calls"]] == ["call_a", "call_b"]
+    assert assistant["tool_calls"][0] == {
+        "id": "call_a",
+        "type": "function",
+        "function": {"name": "remove_week", "arguments": '{"weekNumber": 3}'},
+    }
+    assert {m["tool_call_id"] for m in messages if m["role"] == "tool"} == {"call_a", "call_b"}
+    assert messages[4]["content"] == "Error: week 2 is locked"
+
+
+def test_openai_assistant_without_text_sends_null_content(fake_openai_server):
+    turns = [
+        Turn(role="user", content="x"),
+        Turn(role="assistant", tool_calls=[ToolCall(id="c1", name="remove_week", arguments={})]),
+        Turn(role="tool", tool_call_id="c1", content="ok"),
+    ]
+    fake_openai_server.provider().complete(system="", turns=turns, tools=TOOLS)
+    assert fake_openai_server.last_request.json["messages"][1]["content"] is None
+
+
+def test_openai_unparseable_arguments_are_sent_back_as_the_model_wrote_them(fake_openai_server):
+    bad = ToolCall.from_raw({"id": "c1", "name": "remove_week", "arguments": "{oops"})
+    turns = [
+        Turn(role="user", content="x"),
+        Turn(role="assistant", tool_calls=[bad]),
+        Turn(role="tool", tool_call_id="c1", content="Error: bad JSON", is_error=True),
+    ]
+    fake_openai_server.provider().complete(system="", turns=turns, tools=TOOLS)
+    sent = fake_openai_server.last_request.json["messages"][1]["tool_calls"][0]
+    assert sent["function"]["arguments"] == "{oops"
+
+
+def test_openai_accepts_base_url_without_v1(fake_openai_server):
+    provider = OpenAIProvider(base_url=fake_openai_server.root_url, model="m", sleep=lambda s: None)
+    provider.complete(system="", turns=[Turn(role="user", content="x")], tools=[])
+    provider.close()
+    assert fake_openai_server.last_request.path == "/chat/completions"
+
+
+def test_openrouter_error_in_a_200_body_is_retried_then_raised(fake_openai_server):
+    for _ in range(3):
+        fake_openai_server.enqueue(json=payload("openrouter_error_429.json"))
+    with pytest.raises(LLMError) as caught:
+        fake_openai_server.provider().complete(
+            system="", turns=[Turn(role="user", content="x")], tools=[]
+        )
+    assert caught.value.kind == "rate_limit"
+    assert len(fake_openai_server.requests) == 3  # 1 + max_retries 2
+
+
+# --- retries ---------------------------------------------------------------------------------------
+
+
+def test_429_then_success_honours_retry_after(fake_openai_server):
+    fake_openai_server.enqueue(
+        status=429, json=payload("openai_error_429.json"), headers={"retry-after": "3"}
+    )
+    fake_openai_server.enqueue_openai_text("after the wait")
+
+    response = fake_openai_server.provider().complete(
+        system="", turns=[Turn(role="user", content="x")], tools=[]
+    )
+
+    assert response.text == "after the wait"
+    assert fake_openai_server.sleeps == [3.0]
+    assert len(fake_openai_server.requests) == 2
+
+
+def test_retry_after_ms_takes_precedence(fake_openai_server):
+    fake_openai_server.enqueue(
+        status=429,
+        json=payload("openai_error_429.json"),
+        headers={"retry-after-ms": "250", "retry-after": "9"},
+    )
+    fake_openai_server.provider().complete(
+        system="", turns=[Turn(role="user", content="x")], tools=[]
+    )
+    assert fake_openai_server.sleeps == [0.25]
+
+
+def test_retry_after_longer_than_the_cap_gives_up_without_sleeping(fake_openai_server):
+    fake_openai_server.enqueue(
+        status=429,
+        json=payload("openrouter_error_429_capacity_exhausted.json"),
+        headers={"retry-after": "40"},
+    )
+    with pytest.raises(LLMError) as caught:
+        fake_openai_server.provider(max_retry_wait=5).complete(
+            system="", turns=[Turn(role="user", content="x")], tools=[]
+        )
+    assert caught.value.kind == "rate_limit"
+    assert caught.value.retry_after == 40.0
+    assert fake_openai_server.sleeps == []
+    assert len(fake_openai_server.requests) == 1
+
+
+def test_429_without_retry_after_backs_off_exponentially(fake_openai_server):
+    for _ in range(3):
+        fake_openai_server.enqueue(status=429, json=payload("openai_error_429.json"))
+    with pytest.raises(LLMError) as caught:
+        fake_openai_server.provider(max_retries=2).complete(
+            system="", turns=[Turn(role="user", content="x")], tools=[]
+        )
+    assert caught.value.kind == "rate_limit" and caught.value.status == 429
+    first, second = fake_openai_server.sleeps
+    assert 0.375 <= first <= 0.5  # 0.5 s with up to 25% jitter
+    assert 0.75 <= second <= 1.0
+    assert len(fake_openai_server.requests) == 3
+
+
+def test_insufficient_quota_is_not_retried(fake_openai_server):
+    fake_openai_server.enqueue(status=429, json=payload("openai_error_429_insufficient_quota.json"))
+    with pytest.raises(LLMError) as caught:
+        fake_openai_server.provider().complete(
+            system="", turns=[Turn(role="user", content="x")], tools=[]
+        )
+    assert caught.value.kind == "quota"
+    assert caught.value.retryable is False
+    assert len(fake_openai_server.requests) == 1
+    assert fake_openai_server.sleeps == []
+
+
+@pytest.mark.parametrize(
+    ("status", "kind"), [(400, "bad_request"), (401, "auth"), (403, "auth"), (404, "bad_request")]
+)
+def test_client_errors_are_not_retried(fake_openai_server, status, kind):
+    fake_openai_server.enqueue(
+        status=status, json={"error": {"message": "nope", "type": "invalid_request_error"}}
+    )
+    with pytest.raises(LLMError) as caught:
+        fake_openai_server.provider().complete(
+            system="", turns=[Turn(role="user", content="x")], tools=[]
+        )
+    assert (caught.value.kind, caught.value.status, caught.value.retryable) == (kind, status, False)
+    assert len(fake_openai_server.requests) == 1
+
+
+@pytest.mark.parametrize("status", [500, 502, 503, 504])
+def test_server_errors_are_retried_then_succeed(fake_openai_server, status):
+    fake_openai_server.enqueue(status=status, body="upstream trouble")
+    fake_openai_server.enqueue_openai_text("fine now")
+    response = fake_openai_server.provider().complete(
+        system="", turns=[Turn(role="user", content="x")], tools=[]
+    )
+    assert response.text == "fine now"
+    assert len(fake_openai_server.requests) == 2
+    assert len(fake_openai_server.sleeps) == 1
+
+
+def test_slow_response_times_out_after_retries(fake_openai_server):
+    for _ in range(2):
+        fake_openai_server.enqueue(json={"choices": []}, delay=1.0)
+    with pytest.raises(LLMError) as caught:
+        fake_openai_server.provider(read_timeout=0.1, max_retries=1).complete(
+            system="", turns=[Turn(role="user", content="x")], tools=[]
+        )
+    assert caught.value.kind == "timeout"
+    assert caught.value.retryable is True
+    assert len(fake_openai_server.requests) == 2
+
+
+def test_connection_refused_is_a_connection_error_after_retries():
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    sleeps: list[float] = []
+    provider = OpenAIProvider(
+        base_url=f"http://127.0.0.1:{port}/v1", model="m", max_retries=2, sleep=sleeps.append
+    )
+    with pytest.raises(LLMError) as caught:
+        provider.complete(system="", turns=[Turn(role="user", content="x")], tools=[])
+    assert caught.value.kind == "connection"
+    assert len(sleeps) == 2
+
+
+def test_a_200_that_is_not_json_is_a_protocol_error(fake_openai_server):
+    fake_openai_server.enqueue(body="<html>proxy</html>")
+    with pytest.raises(LLMError) as caught:
+        fake_openai_server.provider().complete(
+            system="", turns=[Turn(role="user", content="x")], tools=[]
+        )
+    assert caught.value.kind == "protocol"
+    assert len(fake_openai_server.requests) == 1
+
+
+def test_retry_after_as_http_date():
+    now = datetime(2026, 1, 1, 12, 0, 0, tzinfo=UTC)
+    later = format_datetime(now + timedelta(seconds=7), usegmt=True)
+    assert parse_retry_after({"Retry-After": later}, now=now.timestamp()) == pytest.approx(7.0)
+    assert parse_retry_after({"Retry-After": "1.5"}) == 1.5
+    assert parse_retry_after({"retry-after": "soon"}) is None
+    assert parse_retry_after({}) is None
+
+
+# --- Anthropic -----------------------------------------------------------------------------------
+
+
+def test_anthropic_tool_use_and_request_shape(fake_anthropic_server):
+    fake_anthropic_server.enqueue_anthropic_tool_use(
+        [("toolu_1", "remove_week", {"weekNumber": 2})], text="OK."
+    )
+    provider = fake_anthropic_server.provider(max_tokens=500)
+
+    response = provider.complete(
+        system="Be brief.", turns=[Turn(role="user", content="Drop week 2")], tools=TOOLS
+    )
+
+    assert response.text == "OK."
+    assert [(c.id, c.name, c.arguments) for c in response.tool_calls] == [
+        ("toolu_1", "remove_week", {"weekNumber": 2})
+    ]
+    assert response.finish_reason == "tool_use"
+    request = fake_anthropic_server.last_request
+    assert request.path == "/v1/messages"
+    assert request.headers["x-api-key"] == "test-key"
+    assert request.headers["anthropic-version"] == "2023-06-01"
+    assert "authorization" not in request.headers
+    assert request.json["system"] == "Be brief."
+    assert request.json["max_tokens"] == 500
+    assert request.json["tools"] == [TOOLS[0]]
+    assert request.json["messages"] == [
+        {"role": "user", "content": [{"type": "text", "text": "Drop week 2"}]}
+    ]
+
+
+def test_anthropic_tool_results_are_one_user_message_with_the_following_text_merged(
+    fake_anthropic_server,
+):
+    fake_anthropic_server.provider().complete(
+        system="S", turns=conversation_with_tool_results(), tools=TOOLS
+    )
+
+    messages = fake_anthropic_server.last_request.json["messages"]
+    roles = [m["role"] for m in messages]
+    assert roles == ["user", "assistant", "user"]
+    assert all(a != b for a, b in itertools.pairwise(roles))
+    assert messages[1]["content"] == [
+        {"type": "text", "text": "I'll remove both weeks."},
+        {"type": "tool_use", "id": "call_a", "name": "remove_week", "input": {"weekNumber": 3}},
+        {"type": "tool_use", "id": "call_b", "name": "remove_week", "input": {"weekNumber": 2}},
+    ]
+    assert messages[2]["content"] == [
+        {"type": "tool_result", "tool_use_id": "call_a", "content": "Success"},
+        {
+            "type": "tool_result",
+            "tool_use_id": "call_b",
+            "content": "Error: week 2 is locked",
+            "is_error": True,
+        },
+        {"type": "text", "text": "Thanks, what changed?"},
+    ]
+
+
+def test_anthropic_consecutive_user_turns_merge_and_first_message_is_user(fake_anthropic_server):
+    turns = [
+        Turn(role="assistant", content="Welcome!"),
+        Turn(role="user", content="one"),
+        Turn(role="user", content="two"),
+    ]
+    fake_anthropic_server.provider().complete(system="", turns=turns, tools=[])
+    messages = fake_anthropic_server.last_request.json["messages"]
+    assert [m["role"] for m in messages] == ["user", "assistant", "user"]
+    assert messages[2]["content"] == [
+        {"type": "text", "text": "one"},
+        {"type": "text", "text": "two"},
+    ]
+    assert "system" not in fake_anthropic_server.last_request.json
+
+
+def test_anthropic_529_overloaded_is_retried(fake_anthropic_server):
+    fake_anthropic_server.enqueue(status=529, json=payload("anthropic_error_overloaded.json"))
+    fake_anthropic_server.enqueue_anthropic_text("recovered")
+    response = fake_anthropic_server.provider().complete(
+        system="", turns=[Turn(role="user", content="x")], tools=[]
+    )
+    assert response.text == "recovered"
+    assert len(fake_anthropic_server.requests) == 2
+    assert len(fake_anthropic_server.sleeps) == 1
+
+
+def test_anthropic_529_every_time_raises_overloaded(fake_anthropic_server):
+    for _ in range(3):
+        fake_anthropic_server.enqueue(
+            status=529, json=payload("anthropic_error_overloaded_no_request_id.json")
+        )
+    with pytest.raises(LLMError) as caught:
+        fake_anthropic_server.provider().complete(
+            system="", turns=[Turn(role="user", content="x")], tools=[]
+        )
+    assert (caught.value.kind, caught.value.status) == ("overloaded", 529)
+    assert len(fake_anthropic_server.requests) == 3
+
+
+def test_anthropic_recorded_429_without_retry_after_uses_backoff(fake_anthropic_server):
+    recorded = payload("anthropic_error_rate_limit.headers.json")
+    headers = {"x-should-retry": recorded["headers"]["x-should-retry"]}
+    fake_anthropic_server.enqueue(
+        status=429, json=payload("anthropic_error_rate_limit.json"), headers=headers
+    )
+    fake_anthropic_server.enqueue_anthropic_text("ok")
+    fake_anthropic_server.provider().complete(
+        system="", turns=[Turn(role="user", content="x")], tools=[]
+    )
+    assert len(fake_anthropic_server.sleeps) == 1
+    assert 0.375 <= fake_anthropic_server.sleeps[0] <= 0.5
+
+
+def test_anthropic_recorded_tool_use_payload_through_http(fake_anthropic_server):
+    fake_anthropic_server.enqueue(json=payload("anthropic_tool_use_with_caller.json"))
+    response = fake_anthropic_server.provider().complete(
+        system="", turns=[Turn(role="user", content="x")], tools=[]
+    )
+    assert response.tool_calls[0].arguments == {"location": "San Francisco, CA", "units": "f"}
+
+
+def test_anthropic_base_url_with_v1_is_accepted(fake_anthropic_server):
+    provider = AnthropicProvider(base_url=fake_anthropic_server.root_url + "/v1", model="m")
+    provider.complete(system="", turns=[Turn(role="user", content="x")], tools=[])
+    provider.close()
+    assert fake_anthropic_server.last_request.path == "/v1/messages"
+
+
+# --- the fake server and get_provider ------------------------------------------------------------
+
+
+def test_fake_server_answers_ok_by_default_in_each_protocol(fake_openai_server):
+    openai_reply = fake_openai_server.provider().complete(
+        system="", turns=[Turn(role="user", content="x")], tools=[]
+    )
+    assert openai_reply.text == "OK"
+    fake_openai_server.protocol = "anthropic"
+    anthropic_reply = fake_openai_server.provider().complete(
+        system="", turns=[Turn(role="user", content="x")], tools=[]
+    )
+    assert anthropic_reply.text == "OK"
+    assert [r.path for r in fake_openai_server.requests] == ["/v1/chat/completions", "/v1/messages"]
+
+
+def test_get_provider_follows_settings(settings, fake_openai_server, fake_anthropic_server):
+    settings.LLM_PROVIDER = "offline"
+    assert isinstance(get_provider(), OfflineProvider)
+
+    settings.LLM_PROVIDER = "openai"
+    settings.LLM_BASE_URL = fake_openai_server.base_url
+    settings.LLM_MODEL = "my-model"
+    settings.LLM_READ_TIMEOUT = 7.0
+    provider = get_provider()
+    assert isinstance(provider, OpenAIProvider)
+    assert provider.http.client.timeout.read == 7.0
+    assert (
+        provider.complete(system="", turns=[Turn(role="user", content="x")], tools=[]).text == "OK"
+    )
+    assert fake_openai_server.last_request.json["model"] == "my-model"
+
+    settings.LLM_PROVIDER = "anthropic"
+    settings.LLM_BASE_URL = fake_anthropic_server.base_url
+    provider = get_provider()
+    assert isinstance(provider, AnthropicProvider)
+    assert (
+        provider.complete(system="", turns=[Turn(role="user", content="x")], tools=[]).text == "OK"
+    )
+
+
+def test_get_provider_rejects_an_unknown_provider(settings):
+    from django.core.exceptions import ImproperlyConfigured
+
+    settings.LLM_PROVIDER = "carrier-pigeon"
+    with pytest.raises(ImproperlyConfigured, match="carrier-pigeon"):
+        get_provider()
+
+
+def test_settings_fixture_points_get_provider_at_the_fake(llm_settings_anthropic):
+    llm_settings_anthropic.enqueue_anthropic_text("from settings")
+    assert (
+        get_provider().complete(system="", turns=[Turn(role="user", content="x")], tools=[]).text
+        == "from settings"
+    )
