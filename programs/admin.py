@@ -239,7 +239,7 @@ def save_positioned_formset(*, formset: Any, parent: models.Model) -> None:
             old = form.initial.get("position", form.instance.position)
             submitted_pks.add(form.instance.pk)
             rows.append(PlacedRow(key=form.instance.pk, old=old, requested=requested))
-        elif form.instance.pk is None and form.has_changed():
+        elif form.has_changed():
             fresh = kind.insert(
                 parent,
                 kind.siblings(model, parent).count() + 1,
@@ -248,7 +248,10 @@ def save_positioned_formset(*, formset: Any, parent: models.Model) -> None:
             _adopt(form.instance, fresh)
             rows.append(PlacedRow(key=fresh.pk, old=None, requested=requested))
     current = list(kind.siblings(model, parent).order_by("position").values_list("pk", "position"))
-    # Rows another writer added since the page was loaded keep their place among the others.
+    # Rows another writer removed since the page was loaded are gone; rows they added keep their
+    # place among the others.
+    current_pks = {pk for pk, _ in current}
+    rows = [row for row in rows if row.key in current_pks]
     rows.extend(
         PlacedRow(key=pk, old=position, requested=None)
         for pk, position in current

@@ -22,7 +22,7 @@ from programs.models import CardioBlock, Exercise, Program, Session, Week
 from tests.factories import CardioBlockFactory, CoachFactory, UserFactory, build_program
 from tests.programs.admin_html import form_data
 
-pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.programs.admin_urls")]
+pytestmark = pytest.mark.django_db
 
 
 def make_coach(username: str):
@@ -555,3 +555,31 @@ def test_plan_order_is_always_a_permutation_and_honours_unique_in_range_requests
             assert ordered[row.requested - 1] == row.key
     staying = [row.key for row in rows if row.old is not None and row not in moved]
     assert [key for key in ordered if key in staying] == staying
+
+
+def test_moving_an_exercise_on_its_own_page_uses_the_move_service(coach_client, own_program):
+    session = first_session(own_program)
+    first, second, third, fourth = session.exercises.order_by("position")
+    data = page_data(coach_client, first)
+    assert "session" not in data  # the parent is fixed once created
+    data["position"] = "3"
+    post(coach_client, first, data)
+    assert list(session.exercises.order_by("position").values_list("pk", flat=True)) == [
+        second.pk,
+        third.pk,
+        first.pk,
+        fourth.pk,
+    ]
+    assert version_of(own_program) == 2
+
+
+def test_staff_can_read_a_session_page_with_its_inlines_but_not_save_it(client, own_program):
+    staff = UserFactory(username="auditor", is_staff=True)
+    staff.groups.add(ensure_staff_group())
+    client.force_login(staff)
+    session = first_session(own_program)
+    CardioBlockFactory(session=session)
+    response = client.get(change_url(session))
+    assert response.status_code == 200
+    assert "Back Squat" in response.content.decode()
+    assert client.post(change_url(session), {"name": "x"}).status_code == 403

@@ -15,7 +15,7 @@ from programs.admin import COACHES_GROUP, STAFF_GROUP
 from programs.demo import DEMO_LOGINS, DEMO_PROGRAM_NAME, seed_demo
 from programs.models import CardioBlock, CardioType, Exercise, Program, Session, Week
 
-pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.programs.admin_urls")]
+pytestmark = pytest.mark.django_db
 
 User = get_user_model()
 
