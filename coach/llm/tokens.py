@@ -8,10 +8,9 @@ family; other providers' tokenisers differ by a few percent, which is fine for a
 from __future__ import annotations
 
 import json
+import warnings
 from functools import lru_cache
 from typing import Any
-
-import bpe_openai
 
 from coach.llm.base import Turn
 
@@ -23,7 +22,13 @@ TOKENS_PER_REPLY = 3
 
 @lru_cache(maxsize=1)
 def _encoding() -> Any:
-    return bpe_openai.get_encoding(ENCODING)
+    # Imported on first use: importing bpe-openai loads several vocabularies. Its 0.1.4 release
+    # still calls the deprecated ``importlib.resources.open_binary``.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        import bpe_openai
+
+        return bpe_openai.get_encoding(ENCODING)
 
 
 def count_tokens(text: str) -> int:

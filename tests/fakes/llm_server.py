@@ -275,6 +275,10 @@ def _json_dumps(data: Any) -> bytes:
 def _make_handler(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        # One write per response and no Nagle delay: without these a reply waits ~40 ms for the
+        # client's delayed ACK, which would swamp any benchmark.
+        wbufsize = -1
+        disable_nagle_algorithm = True
 
         def log_message(self, format: str, *args: Any) -> None:  # quiet
             return

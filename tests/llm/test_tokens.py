@@ -1,0 +1,49 @@
+"""Token counts come from the bundled o200k vocabulary, without network access."""
+
+from __future__ import annotations
+
+import time
+
+from coach.llm.base import Turn
+from coach.llm.tokens import count_request_tokens, count_tokens
+from coach.toolcalls import ToolCall
+
+
+def test_count_tokens_matches_the_o200k_vocabulary():
+    assert count_tokens("") == 0
+    assert count_tokens("hello") == 1
+    assert count_tokens("hello world, goblet squat") == 6
+
+
+def test_special_token_text_is_counted_as_plain_text():
+    assert count_tokens("<|endoftext|>") > 1
+
+
+def test_request_count_grows_with_every_part():
+    base = count_request_tokens(system="", turns=[], tools=[])
+    with_system = count_request_tokens(system="You are a coach.", turns=[], tools=[])
+    turns = [
+        Turn(role="user", content="Drop week 2"),
+        Turn(
+            role="assistant",
+            tool_calls=[ToolCall(id="c1", name="remove_week", arguments={"weekNumber": 2})],
+        ),
+        Turn(role="tool", tool_call_id="c1", content="Success"),
+    ]
+    with_turns = count_request_tokens(system="You are a coach.", turns=turns, tools=[])
+    tools = [
+        {"name": "remove_week", "description": "Remove a week.", "input_schema": {"type": "object"}}
+    ]
+    with_tools = count_request_tokens(system="You are a coach.", turns=turns, tools=tools)
+    assert base < with_system < with_turns < with_tools
+    assert with_system - base == 3 + count_tokens("You are a coach.")
+
+
+def test_fake_server_round_trips_are_fast(fake_openai_server):
+    provider = fake_openai_server.provider()
+    provider.complete(system="", turns=[Turn(role="user", content="warm up")], tools=[])
+    started = time.perf_counter()
+    for _ in range(20):
+        provider.complete(system="", turns=[Turn(role="user", content="x")], tools=[])
+    # about 1 ms each; a Nagle/delayed-ACK stall would make it ~40 ms each
+    assert time.perf_counter() - started < 0.6
