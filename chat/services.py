@@ -286,7 +286,7 @@ def program_week_view(
 ) -> dict[str, Any]:
     """The program panel's read model: the current week (the week containing ``today``, else the
     nearest) or week ``week_number``, with its sessions, exercises, cardio and position refs.
-    Four queries whatever the program's size."""
+    Three queries whatever the program's size."""
     today = today or timezone.localdate()
     weeks = list(Week.objects.filter(program=program).order_by("position"))
     week = None
