@@ -16,7 +16,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
-from django.db import connection
+from django.db import connection, reset_queries
 from django.test.utils import CaptureQueriesContext
 
 from coach.engine import apply_calls, preview_calls
@@ -165,6 +165,7 @@ class Command(BaseCommand):
         base = build()
         preview_ms, preview_queries = [], set()
         for _ in range(runs):
+            reset_queries()  # the query log is a bounded deque; start each count from empty
             with CaptureQueriesContext(connection) as captured:
                 started = time.perf_counter()
                 result = preview_calls(program=base, calls=calls)
@@ -175,6 +176,7 @@ class Command(BaseCommand):
         apply_ms, apply_queries = [], set()
         for _ in range(runs):
             program = build()
+            reset_queries()
             with CaptureQueriesContext(connection) as captured:
                 started = time.perf_counter()
                 result = apply_calls(program=program, calls=calls)
