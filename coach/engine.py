@@ -165,6 +165,8 @@ def _message(error: dict[str, Any], model: type[BaseModel]) -> tuple[str, str | 
         return f"{name} must be a list (got {_got(value)}).", path
     if kind in ("model_type", "dict_type", "model_attributes_type"):
         return f"{name} must be an object (got {_got(value)}).", path
+    if kind == "string_nul":
+        return f"{name} must not contain NUL characters.", path
     if kind == "position":
         return f"{name} {error['msg']}.", path
     if kind == "value_error":

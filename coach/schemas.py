@@ -17,6 +17,7 @@ import datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     BeforeValidator,
     ConfigDict,
@@ -37,6 +38,16 @@ class StrictModel(BaseModel):
 
 
 # --- reusable field types -----------------------------------------------------------------------
+
+
+def _no_nul(value: str) -> str:
+    if "\x00" in value:
+        raise PydanticCustomError("string_nul", "must not contain NUL characters")
+    return value
+
+
+# Every text field: PostgreSQL can't store NUL characters, so they are refused up front.
+Text = Annotated[str, AfterValidator(_no_nul)]
 
 WeekNumber = Annotated[
     int,
@@ -85,13 +96,13 @@ Position = Annotated[
     ),
 ]
 
-Name = Annotated[str, Field(strict=True, min_length=1, max_length=200)]
+Name = Annotated[Text, Field(strict=True, min_length=1, max_length=200)]
 Reps = Annotated[
-    str,
+    Text,
     Field(strict=True, min_length=1, max_length=50, description='Target reps, e.g. "8-10" or "5".'),
 ]
 TargetLoad = Annotated[
-    str,
+    Text,
     Field(
         strict=True,
         min_length=1,
@@ -109,9 +120,9 @@ RestSeconds = Annotated[
     int,
     Field(strict=True, ge=0, le=3600, description="Rest between sets in seconds (0 to 3600)."),
 ]
-Notes = Annotated[str, Field(strict=True, max_length=2000)]
+Notes = Annotated[Text, Field(strict=True, max_length=2000)]
 GroupLabel = Annotated[
-    str,
+    Text,
     Field(strict=True, max_length=20, description='Superset/circuit label, e.g. "A"; "" for none.'),
 ]
 Skipped = Annotated[
@@ -137,7 +148,7 @@ DayOfWeek = Annotated[
     Field(description="Day of the week, e.g. Monday."),
 ]
 WarmupList = Annotated[
-    list[Annotated[str, Field(strict=True, min_length=1, max_length=200)]],
+    list[Annotated[Text, Field(strict=True, min_length=1, max_length=200)]],
     Field(max_length=20, description="Warm-up activities, in order."),
 ]
 
@@ -152,13 +163,13 @@ class CardioInput(StrictModel):
         description="Kind of cardio: zone2, intervals, sweetspot, threshold or vo2max."
     )
     duration: int = Field(strict=True, ge=1, le=1440, description="Planned minutes (1 to 1440).")
-    modality: str = Field(
+    modality: Text = Field(
         default="", strict=True, max_length=100, description='e.g. "Running", "Cycling", "Rowing".'
     )
-    instructions: str = Field(
+    instructions: Text = Field(
         default="", strict=True, max_length=2000, description="Detailed workout instructions."
     )
-    notes: str = Field(default="", strict=True, max_length=2000)
+    notes: Text = Field(default="", strict=True, max_length=2000)
 
 
 class ExerciseInput(StrictModel):
@@ -200,7 +211,7 @@ class WeekInput(StrictModel):
         strict=True,
         description="Ignored; the week is numbered by where it is inserted.",
     )
-    phase: str = Field(
+    phase: Text = Field(
         strict=True,
         min_length=1,
         max_length=100,
@@ -208,7 +219,7 @@ class WeekInput(StrictModel):
     )
     startDate: IsoDate
     endDate: IsoDate
-    description: str = Field(default="", strict=True, max_length=2000)
+    description: Text = Field(default="", strict=True, max_length=2000)
     sessions: list[SessionInput] = Field(
         min_length=1,
         max_length=MAX_SESSIONS,
@@ -269,12 +280,12 @@ class SessionUpdates(_Updates):
 
 
 class WeekUpdates(_Updates):
-    phase: str = Field(  # type: ignore[assignment]
+    phase: Text = Field(  # type: ignore[assignment]
         default=None, strict=True, min_length=1, max_length=100, description='e.g. "Deload".'
     )
     startDate: IsoDate = None  # type: ignore[assignment]
     endDate: IsoDate = None  # type: ignore[assignment]
-    description: str = Field(default=None, strict=True, max_length=2000)  # type: ignore[assignment]
+    description: Text = Field(default=None, strict=True, max_length=2000)  # type: ignore[assignment]
 
     @model_validator(mode="after")
     def _dates_ordered(self) -> WeekUpdates:

@@ -532,3 +532,24 @@ def test_export_runs_a_constant_number_of_queries(django_assert_num_queries):
     with django_assert_num_queries(5):
         data = export_program(large)
     assert len(data["weeks"]) == 12
+
+
+def test_text_with_nul_characters_is_refused_before_the_database(program):
+    result = apply(
+        program,
+        call(
+            "modify_exercise",
+            weekNumber=1,
+            sessionNumber=1,
+            exerciseNumber=1,
+            updates={"notes": "a\x00b"},
+        ),
+    )
+    error = result.results[0].errors[0]
+    assert (error.code, error.field) == ("VALIDATION_ERROR", "updates.notes")
+    assert "NUL" in error.message
+
+
+def test_schema_text_fields_keep_their_bounds_in_json_schema():
+    schema = get_tool("add_exercise").args_model.model_json_schema()
+    assert schema["$defs"]["ExerciseInput"]["properties"]["targetLoad"]["maxLength"] == 100
