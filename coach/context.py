@@ -99,7 +99,7 @@ def _sets_text(exercise: Exercise) -> str:
     return text
 
 
-def _session_lines(session: Session) -> list[str]:
+def _session_lines(session: Session, today: datetime.date) -> list[str]:
     when = ", ".join(
         part
         for part in (
@@ -109,6 +109,8 @@ def _session_lines(session: Session) -> list[str]:
         if part
     )
     head = f"  Session {session.position}: {quote(session.name)}" + (f" ({when})" if when else "")
+    if session.scheduled_date == today:
+        head += " [today]"
     if session.completed:
         head += " [completed]"
     lines = [head]
@@ -176,7 +178,7 @@ def program_summary(*, program: Program, today: datetime.date) -> str:
         if not week_sessions:
             lines.append("  no sessions")
         for session in week_sessions:
-            lines.extend(_session_lines(session))
+            lines.extend(_session_lines(session, today))
     others = [w for w in weeks if w not in shown]
     if others:
         lines.append(

@@ -74,6 +74,7 @@ def test_summary_shows_the_current_and_next_week_in_full_and_the_others_in_one_l
     assert "Week 4 (next week)" in summary
     assert '1. "Back Squat" 3×"8-10" @ "135 lbs"' in summary
     assert "cardio: Zone 2 40 min" in summary
+    assert 'Session 2: "Session 2" (Tuesday, 2026-11-17) [today]' in summary
     assert summary.count("Back Squat") == 4  # 2 weeks × 2 sessions, not the whole program
     assert "Other weeks" in summary
     for n in (1, 2, 5, 6):
