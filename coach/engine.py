@@ -140,6 +140,11 @@ def _message(error: dict[str, Any], model: type[BaseModel]) -> tuple[str, str | 
     if kind in ("less_than_equal", "less_than"):
         bound = ctx.get("le", ctx.get("lt"))
         return f"{name} must be at most {bound} (got {_got(value)}).", path
+    if kind == "text_nul":
+        return f"{name} must not contain NUL characters.", path
+    if isinstance(value, str) and kind in ("too_short", "too_long"):
+        kind = f"string_{kind}"
+        ctx = {**ctx, "min_length": ctx.get("min_length"), "max_length": ctx.get("max_length")}
     if kind == "string_too_short":
         if ctx.get("min_length") == 1:
             return f"{name} must not be empty.", path
@@ -165,8 +170,6 @@ def _message(error: dict[str, Any], model: type[BaseModel]) -> tuple[str, str | 
         return f"{name} must be a list (got {_got(value)}).", path
     if kind in ("model_type", "dict_type", "model_attributes_type"):
         return f"{name} must be an object (got {_got(value)}).", path
-    if kind == "string_nul":
-        return f"{name} must not contain NUL characters.", path
     if kind == "position":
         return f"{name} {error['msg']}.", path
     if kind == "value_error":

@@ -42,7 +42,7 @@ class StrictModel(BaseModel):
 
 def _no_nul(value: str) -> str:
     if "\x00" in value:
-        raise PydanticCustomError("string_nul", "must not contain NUL characters")
+        raise PydanticCustomError("text_nul", "must not contain NUL characters")
     return value
 
 
