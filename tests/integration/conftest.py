@@ -44,7 +44,17 @@ def _wait_for_port(port: int, timeout: float = 10.0) -> None:
 def redis_url():
     port = _free_port()
     proc = subprocess.Popen(
-        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        [
+            "redis-server",
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+        ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.STDOUT,
     )
@@ -77,7 +87,13 @@ def _reset_connections(app) -> None:
 
 
 @pytest.fixture
-def celery_worker_process(redis_url, tmp_path):
+def worker_env(tmp_path) -> dict[str, str]:
+    """Extra environment for the worker process; a test may add to it before starting the worker."""
+    return {}
+
+
+@pytest.fixture
+def celery_worker_process(redis_url, tmp_path, worker_env):
     """A real `celery worker` process on the Redis broker, reading the test database."""
     from config.celery import app
 
@@ -90,11 +106,23 @@ def celery_worker_process(redis_url, tmp_path):
         "SPOTTER_VAR_DIR": str(tmp_path),
     }
     env.setdefault("LLM_PROVIDER", "offline")
+    env.update(worker_env)
     log = tmp_path / "worker.log"
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo",
-             "--loglevel=info", "--without-gossip", "--without-mingle", "--without-heartbeat"],
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "config",
+                "worker",
+                "--pool=solo",
+                "--loglevel=info",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+            ],
             cwd=ROOT,
             env=env,
             stdout=out,
