@@ -553,3 +553,26 @@ def test_text_with_nul_characters_is_refused_before_the_database(program):
 def test_schema_text_fields_keep_their_bounds_in_json_schema():
     schema = get_tool("add_exercise").args_model.model_json_schema()
     assert schema["$defs"]["ExerciseInput"]["properties"]["targetLoad"]["maxLength"] == 100
+
+
+def test_unexpected_database_error_is_an_execution_error_and_later_calls_still_run(
+    program, monkeypatch
+):
+    from django.db import IntegrityError
+
+    from programs import services
+
+    def broken(**kwargs):
+        raise IntegrityError("boom")
+
+    monkeypatch.setattr(services, "object_update", broken)
+    before = export_program(program)
+    result = apply(
+        program,
+        call("modify_week", weekNumber=1, updates={"phase": "Peak"}),
+        call("remove_exercise", weekNumber=1, sessionNumber=1, exerciseNumber=1),
+    )
+    assert error_codes(result) == [["EXECUTION_ERROR"], []]
+    assert "nothing was changed" in result.results[0].errors[0].message
+    monkeypatch.undo()
+    assert export_program(program) == before
