@@ -72,7 +72,7 @@ def message_send(*, conversation: Conversation, text: str) -> tuple[Message, Mes
     """Save the athlete's message and a placeholder for the reply; queue the agent on commit.
 
     Raises ``ValidationError`` (nothing saved) unless the stripped text has 1 to 4000 characters."""
-    text = (text or "").strip()
+    text = (text or "").replace("\x00", "").strip()  # PostgreSQL can't store NUL characters
     if not text:
         raise ValidationError("Type a message first.", code="empty")
     if len(text) > MAX_MESSAGE_CHARS:

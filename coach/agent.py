@@ -281,10 +281,21 @@ def _save_reply(message: Message, turn: _Turn, **fields: Any) -> None:
         **fields,
     }
     for name, value in values.items():
-        setattr(message, name, value)
+        setattr(message, name, strip_nul(value))
     message.save()
     turn.placeholder = message
     Conversation.objects.filter(pk=message.conversation_id).update(updated_at=timezone.now())
+
+
+def strip_nul(value: Any) -> Any:
+    """``value`` without NUL characters, which PostgreSQL can store neither in text nor in jsonb."""
+    if isinstance(value, str):
+        return value.replace("\x00", "")
+    if isinstance(value, list):
+        return [strip_nul(v) for v in value]
+    if isinstance(value, dict):
+        return {strip_nul(k): strip_nul(v) for k, v in value.items()}
+    return value
 
 
 def _finish_message(
@@ -433,7 +444,7 @@ def _finish_proposals(
             Message(
                 conversation=conversation,
                 role=Message.Role.TOOL,
-                content=answers[call.id][0],
+                content=strip_nul(answers[call.id][0]),
                 tool_call_id=call.id,
                 is_error=answers[call.id][1],
                 reply_to=message,

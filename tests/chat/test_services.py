@@ -431,3 +431,10 @@ def test_week_view_takes_a_fixed_number_of_queries(django_assert_num_queries):
     with django_assert_num_queries(3):
         view = program_week_view(program=program, today=datetime.date(2026, 11, 2))
     assert sum(len(s["exercises"]) for s in view["sessions"]) == 48
+
+
+@pytest.mark.django_db
+def test_nul_characters_are_dropped_from_a_message(conversation):
+    user_message, _ = message_send(conversation=conversation, text="hel\x00lo")
+    user_message.refresh_from_db()
+    assert user_message.content == "hello"

@@ -516,3 +516,25 @@ def test_openai_malformed_json_arguments_take_the_parse_error_path(
     placeholder = reply(conversation, fake_openai_server.provider(), text="swap")
     assert placeholder.content.startswith("I had trouble understanding that request.")
     assert not PendingToolBatch.objects.exists()
+
+
+def test_nul_characters_in_the_models_text_are_dropped(conversation):
+    placeholder = reply(conversation, ScriptedProvider().text("Hi\x00 there\n---\nOK"))
+    assert placeholder.content == "Hi there"
+
+
+def test_a_refused_call_with_nul_characters_is_stored(conversation):
+    bad = (
+        "call_1",
+        "modify_exercise",
+        {
+            "weekNumber": 1,
+            "sessionNumber": 1,
+            "exerciseNumber": 1,
+            "updates": {"name": "Squat\x00"},
+        },
+    )
+    placeholder = reply(conversation, ScriptedProvider().calls(bad, text="Rename?"))
+    assert placeholder.status == "complete"
+    assert not PendingToolBatch.objects.exists()
+    assert placeholder.tool_calls[0]["arguments"]["updates"]["name"] == "Squat"
