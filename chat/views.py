@@ -28,6 +28,7 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRefresh
 
 from chat import services
 from chat.forms import DecisionForm, MessageForm
@@ -38,7 +39,6 @@ PAGE = "chat/page.html"
 NO_PROGRAM_PAGE = "chat/no_program.html"
 HISTORY_LIMIT = 200
 STALE_NOTE = "The plan changed since you saw it — review the updated changes."
-ALREADY_DECIDED_NOTE = "Those changes were already decided."
 WAITING = (Message.Status.PENDING, Message.Status.RUNNING)
 
 
@@ -155,6 +155,9 @@ def _decide(request: HttpRequest, batch_id: int, decide: Any) -> HttpResponse:
                 request, decision.batch.error_message or "The changes could not be applied."
             )
         return redirect("chat:home")
+    if decision.outcome == "already_decided":
+        # Decided elsewhere (another tab, a double click): reload to show the current state.
+        return HttpResponseClientRefresh()
     new_messages: list[Message] = []
     if decision.outcome in ("applied", "cancelled", "failed"):
         # the event line this click recorded, then the coach's acknowledgment (if one is queued)

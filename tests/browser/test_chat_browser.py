@@ -17,8 +17,8 @@ from django.test import Client
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
-from chat.models import PendingToolBatch
-from programs.models import Exercise, Session
+from chat.models import Message, PendingToolBatch
+from programs.models import Exercise, Program, Session
 from programs.services import exercise_insert, exercise_remove, program_bump_version
 from tests.browser.conftest import needs_chromium
 from tests.factories import build_program
@@ -103,7 +103,8 @@ def test_13_apply_changes_applies_the_batch_and_the_model_acknowledges(
     propose_rename(page, server)
 
     server.enqueue_openai_text("Done! Goblet squats from now on.")
-    page.get_by_role("button", name="Apply Changes").click()
+    version = Program.objects.get(pk=program.pk).version
+    page.get_by_role("button", name="Apply Changes").dblclick()  # applied once all the same
 
     expect(card(page)).to_have_count(0)
     coach_says(page, "Done! Goblet squats from now on.")
@@ -112,6 +113,8 @@ def test_13_apply_changes_applies_the_batch_and_the_model_acknowledges(
     assert exercise(program).name == "Goblet Squat"
     batch = PendingToolBatch.objects.get(conversation__program=program)
     assert batch.status == PendingToolBatch.BatchStatus.APPLIED
+    assert Program.objects.get(pk=program.pk).version == version + 1
+    assert Message.objects.filter(batch=batch, role=Message.Role.EVENT).count() == 1
     told = said_after_click(server)
     assert "call_rename" in told
     assert "Goblet Squat" in told
@@ -124,7 +127,7 @@ def test_14_cancel_changes_nothing_and_the_model_is_told(
     program = build_program(weeks=1, sessions=2, exercises=3, start_date=timezone.localdate())
     log_in(page, live_server, program.athlete)
     propose_rename(page, server)
-    version = program.__class__.objects.get(pk=program.pk).version
+    version = Program.objects.get(pk=program.pk).version
 
     server.enqueue_openai_text("No problem, we'll keep Back Squat.")
     page.get_by_role("button", name="Cancel", exact=True).click()
@@ -133,7 +136,7 @@ def test_14_cancel_changes_nothing_and_the_model_is_told(
     coach_says(page, "No problem, we'll keep Back Squat.")
     expect(page.locator("#program-panel")).to_contain_text("Back Squat")
     assert exercise(program).name == "Back Squat"
-    assert program.__class__.objects.get(pk=program.pk).version == version
+    assert Program.objects.get(pk=program.pk).version == version
     batch = PendingToolBatch.objects.get(conversation__program=program)
     assert batch.status == PendingToolBatch.BatchStatus.CANCELLED
     told = said_after_click(server)

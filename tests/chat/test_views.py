@@ -433,7 +433,7 @@ def test_apply_after_the_program_changed_re_previews_and_asks_again(
     assert f'name="revision" value="{batch.revision}"' in html
 
 
-def test_a_second_apply_click_shows_the_current_state_without_an_error(
+def test_a_second_apply_click_reloads_the_current_state_without_an_error(
     athlete_client, conversation, program
 ):
     batch = make_batch(conversation, [rename_call("Goblet Squat")])
@@ -441,11 +441,28 @@ def test_a_second_apply_click_shows_the_current_state_without_an_error(
     athlete_client.post(url, {"revision": batch.revision}, headers=HX)
     version = program.__class__.objects.get(pk=program.pk).version
     response = athlete_client.post(url, {"revision": batch.revision}, headers=HX)
-    html = response.content.decode()
     assert response.status_code == 200
-    assert "Could not apply" not in html
-    assert "Apply Changes" not in html
+    assert response["HX-Refresh"] == "true"
     assert program.__class__.objects.get(pk=program.pk).version == version
+    assert conversation.messages.filter(role=Message.Role.EVENT).count() == 1
+    page = athlete_client.get("/").content.decode()
+    assert "Could not apply" not in page
+    assert "Apply Changes" not in page
+    assert "Goblet Squat" in page
+
+
+def test_cancel_after_apply_changes_nothing(athlete_client, conversation, program):
+    batch = make_batch(conversation, [rename_call("Goblet Squat")])
+    athlete_client.post(
+        reverse("chat:batch_apply", args=[batch.pk]), {"revision": batch.revision}, headers=HX
+    )
+    response = athlete_client.post(
+        reverse("chat:batch_cancel", args=[batch.pk]), {"revision": batch.revision}, headers=HX
+    )
+    assert response.status_code == 200
+    batch.refresh_from_db()
+    assert batch.status == PendingToolBatch.BatchStatus.APPLIED
+    assert first_exercise(program).name == "Goblet Squat"
 
 
 def test_a_decision_without_a_revision_is_a_bad_request(athlete_client, conversation):
