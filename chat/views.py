@@ -19,16 +19,18 @@ Partials of ``chat/page.html`` (django-template-partials):
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
 from typing import Any
 
 from django.conf import settings
 from django.contrib import messages as flash
-from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, redirect, render, resolve_url
 from django.views.decorators.http import require_GET, require_POST
-from django_htmx.http import HttpResponseClientRefresh
+from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
 from chat import services
 from chat.forms import DecisionForm, MessageForm
@@ -40,6 +42,22 @@ NO_PROGRAM_PAGE = "chat/no_program.html"
 HISTORY_LIMIT = 200
 STALE_NOTE = "The plan changed since you saw it — review the updated changes."
 WAITING = (Message.Status.PENDING, Message.Status.RUNNING)
+
+
+def login_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Django's ``login_required``, except that an htmx request (a poll or a click after the
+    session expired) sends the whole page to the login form instead of swapping the login page
+    into a fragment."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.user.is_authenticated:
+            return view(request, *args, **kwargs)
+        if request.htmx:
+            return HttpResponseClientRedirect(f"{resolve_url(settings.LOGIN_URL)}?next=/")
+        return redirect_to_login(request.get_full_path())
+
+    return wrapper
 
 
 @login_required

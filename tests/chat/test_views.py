@@ -107,6 +107,15 @@ def test_chat_page_redirects_an_anonymous_visitor_to_the_login_page(client, db):
     assert response["Location"].startswith("/accounts/login/")
 
 
+def test_an_htmx_request_after_the_session_expired_sends_the_page_to_the_login_form(
+    client, conversation
+):
+    url = reverse("chat:message_send", args=[conversation.pk])
+    response = client.post(url, {"text": "hello"}, headers=HX)
+    assert response["HX-Redirect"] == "/accounts/login/?next=/"
+    assert conversation.messages.count() == 0
+
+
 def test_login_page_renders_a_labelled_form(client, db):
     response = client.get("/accounts/login/")
     html = response.content.decode()
@@ -571,3 +580,14 @@ def test_preview_values_read_like_words():
     assert show_value(True) == "yes"
     assert show_value(["a", "b"]) == "a, b"
     assert show_value(135) == "135"
+
+
+def test_the_program_panel_pages_to_another_week_with_and_without_htmx(athlete_client, program):
+    url = reverse("chat:program") + "?week=2"
+    partial = athlete_client.get(url, headers=HX).content.decode()
+    assert "<h2>Week 2 · Accumulation</h2>" in partial
+    assert 'href="/program/?week=1"' in partial
+    assert "<html" not in partial
+    page = athlete_client.get(url).content.decode()
+    assert "<h2>Week 2 · Accumulation</h2>" in page
+    assert ">Send</button>" in page
