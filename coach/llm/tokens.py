@@ -31,11 +31,22 @@ def _encoding() -> Any:
         return bpe_openai.get_encoding(ENCODING)
 
 
+# bpe-openai refuses one input of more than 200,000 tokens; longer texts are counted in pieces
+# cut after a newline or space, which changes a count by at most a token per piece.
+CHUNK_CHARS = 100_000
+
+
 def count_tokens(text: str) -> int:
     """Tokens in ``text`` (``o200k_base``). Special-token text is counted as plain text."""
-    if not text:
-        return 0
-    return len(_encoding().encode_ordinary(text))
+    total = 0
+    while text:
+        cut = len(text)
+        if cut > CHUNK_CHARS:
+            cut = max(text.rfind("\n", 0, CHUNK_CHARS), text.rfind(" ", 0, CHUNK_CHARS)) + 1
+            cut = cut or CHUNK_CHARS
+        total += len(_encoding().encode_ordinary(text[:cut]))
+        text = text[cut:]
+    return total
 
 
 def count_request_tokens(*, system: str, turns: list[Turn], tools: list[dict[str, Any]]) -> int:

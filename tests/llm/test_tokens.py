@@ -47,3 +47,12 @@ def test_fake_server_round_trips_are_fast(fake_openai_server):
         provider.complete(system="", turns=[Turn(role="user", content="x")], tools=[])
     # about 1 ms each; a Nagle/delayed-ACK stall would make it ~40 ms each
     assert time.perf_counter() - started < 0.6
+
+
+def test_a_text_longer_than_the_tokenizers_limit_is_counted_in_pieces():
+    sentence = "Back Squat 3x5 at 225 lbs, rest 180 seconds. "
+    text = sentence * 40_000  # about 480,000 tokens: over bpe-openai's 200,000 per call
+    per_thousand = count_tokens(sentence * 1000)
+    # The same count as 40 blocks of 1,000 sentences, give or take a token at each cut.
+    assert abs(count_tokens(text) - per_thousand * 40) <= 40
+    assert count_tokens(text) > 200_000

@@ -1,0 +1,159 @@
+"""Benchmark of one chat turn through the real parts, and of the prompt's size.
+
+1. Latency: a real ``celery worker`` process (on REDIS_URL, or the embedded broker) and a
+   zero-latency fake OpenAI-compatible server over HTTP (the test suite's ``FakeLLMServer``). For
+   each message: from the athlete's message being saved to the coach's reply being saved
+   (``Message.finished_at - user message created_at``, both written by the database's clock).
+2. Prompt size: the tokens the model receives for one turn (system prompt with the compact program
+   summary, the conversation, the tool schemas) for programs of 4, 16 and 52 weeks × 6 sessions ×
+   8 exercises, next to the whole program as JSON.
+
+Runs on the configured database (migrating it first) and deletes what it created.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.core.management.base import BaseCommand
+from django.db import connection
+
+from chat.models import Message
+from chat.services import conversation_for_athlete, message_send
+from coach.context import build_system_prompt, build_turns
+from coach.llm.tokens import count_request_tokens, count_tokens
+from coach.registry import tool_definitions
+from programs.demo_builders import build_program_bulk
+from programs.export import export_program
+
+ROOT = Path(settings.BASE_DIR)
+
+
+def _database_url() -> str:
+    db = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{db['NAME']}"
+    auth = db["USER"] + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "")
+    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+def _percentile(values: list[float], pct: float) -> float:
+    ordered = sorted(values)
+    index = max(0, min(len(ordered) - 1, round(pct / 100 * len(ordered) + 0.5) - 1))
+    return ordered[index]
+
+
+class Command(BaseCommand):
+    help = "Median/p95 message→reply latency through the real worker; prompt tokens per turn."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("--messages", type=int, default=40, help="measured messages")
+        parser.add_argument("--sizes", default="4,16,52", help="program sizes in weeks")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        call_command("migrate", verbosity=0)
+        athlete = get_user_model().objects.create(username=f"bench-{uuid.uuid4().hex[:10]}")
+        try:
+            self._latency(athlete, options["messages"])
+            self._tokens(athlete, [int(s) for s in options["sizes"].split(",")])
+        finally:
+            athlete.delete()
+
+    def _latency(self, athlete, count: int) -> None:
+        from tests.fakes.llm_server import FakeLLMServer  # the zero-latency provider
+
+        program = build_program_bulk(athlete=athlete, weeks=4, sessions=6, exercises=8)
+        conversation = conversation_for_athlete(athlete=athlete)
+        assert conversation is not None and conversation.program_id == program.pk
+        with FakeLLMServer(protocol="openai", default_text="OK.\n---\nThanks") as fake:
+            env = {
+                **os.environ,
+                "DJANGO_SETTINGS_MODULE": "config.settings.base",
+                "DATABASE_URL": _database_url(),
+                "CELERY_TASK_ALWAYS_EAGER": "0",
+                "LLM_PROVIDER": "openai",
+                "LLM_BASE_URL": fake.base_url,
+                "LLM_MODEL": "bench",
+            }
+            worker = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "celery",
+                    "-A",
+                    "config",
+                    "worker",
+                    "--pool=solo",
+                    "--loglevel=warning",
+                    "--without-gossip",
+                    "--without-mingle",
+                    "--without-heartbeat",
+                ],
+                cwd=ROOT,
+                env=env,
+            )
+            try:
+                samples = [self._one(conversation, i) for i in range(count + 3)][3:]  # 3 warm-ups
+            finally:
+                worker.terminate()
+                worker.wait(timeout=20)
+        broker = "redis" if settings.REDIS_URL else "embedded filesystem broker"
+        self.stdout.write(
+            f"message → reply saved, {count} messages, {connection.vendor}, {broker}, "
+            f"zero-latency fake provider:\n"
+            f"  median {statistics.median(samples):.1f} ms   p95 {_percentile(samples, 95):.1f} ms"
+            f"   min {min(samples):.1f} ms   max {max(samples):.1f} ms"
+        )
+
+    def _one(self, conversation, index: int, timeout: float = 60.0) -> float:
+        user_message, placeholder = message_send(
+            conversation=conversation, text=f"Question {index}?"
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            reply = Message.objects.filter(pk=placeholder.pk).values("status", "finished_at").get()
+            if reply["status"] in (Message.Status.COMPLETE, Message.Status.FAILED):
+                if reply["status"] == Message.Status.FAILED:
+                    raise RuntimeError(f"reply {placeholder.pk} failed")
+                return (reply["finished_at"] - user_message.created_at).total_seconds() * 1000
+            time.sleep(0.002)
+        raise RuntimeError(f"no reply within {timeout} s: is the worker running?")
+
+    def _tokens(self, athlete, sizes: list[int]) -> None:
+        tools = tool_definitions()
+        tools_tokens = count_tokens(json.dumps(tools))
+        self.stdout.write(
+            "\nprompt per turn (o200k tokens; tool schemas "
+            f"{tools_tokens} tokens of it) vs the whole program as JSON:\n"
+            f"  {'weeks':>5}  {'prompt tokens':>13}  {'program JSON tokens':>19}  {'JSON bytes':>10}"
+        )
+        for weeks in sizes:
+            program = build_program_bulk(athlete=athlete, weeks=weeks, sessions=6, exercises=8)
+            conversation = conversation_for_athlete(athlete=athlete)
+            Message.objects.create(  # saved directly: no task is queued for it
+                conversation=conversation,
+                role=Message.Role.USER,
+                status=Message.Status.COMPLETE,
+                content="Swap my squats for lunges this week.",
+            )
+            system = build_system_prompt(
+                program=program, athlete=athlete, batch=None, today=program.start_date
+            )
+            prompt = count_request_tokens(
+                system=system, turns=build_turns(conversation), tools=tools
+            )
+            whole = json.dumps(export_program(program))
+            self.stdout.write(
+                f"  {weeks:>5}  {prompt:>13}  {count_tokens(whole):>19}  {len(whole):>10}"
+            )
