@@ -65,7 +65,7 @@ def login_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespo
 def home(request: HttpRequest) -> HttpResponse:
     conversation = services.conversation_for_athlete(athlete=request.user)
     if conversation is None:
-        return render(request, NO_PROGRAM_PAGE, {"provider": provider_info()})
+        return render(request, NO_PROGRAM_PAGE)
     week_number = _int_param(request.GET.get("week"), default=0) or None
     context = page_context(conversation, form=MessageForm(), week_number=week_number)
     return render(request, PAGE, context)
@@ -77,7 +77,7 @@ def program_panel(request: HttpRequest) -> HttpResponse:
     """The program panel; ``?week=N`` shows week N instead of the current one."""
     conversation = services.conversation_for_athlete(athlete=request.user)
     if conversation is None:
-        return render(request, NO_PROGRAM_PAGE, {"provider": provider_info()})
+        return render(request, NO_PROGRAM_PAGE)
     week_number = _int_param(request.GET.get("week"), default=0) or None
     if request.htmx:
         week = week_of(conversation, week_number=week_number)
