@@ -104,12 +104,16 @@ else:
     _broker_dir = VAR_DIR / "broker"
     (_broker_dir / "queue").mkdir(parents=True, exist_ok=True)
     (_broker_dir / "processed").mkdir(parents=True, exist_ok=True)
+    (_broker_dir / "control").mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_URL = "filesystem://"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_broker_dir / "queue"),
         "data_folder_out": str(_broker_dir / "queue"),
         "processed_folder": str(_broker_dir / "processed"),
+        "control_folder": str(_broker_dir / "control"),
         "store_processed": False,
+        # The worker looks for new files this often (Kombu's default of 1 s adds a second a reply).
+        "polling_interval": 0.05,
     }
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
