@@ -246,17 +246,11 @@ def _is_read(call: ToolCall) -> bool:
 
 def _run_read(turn: _Turn, call: ToolCall) -> dict[str, Any]:
     """Run a read tool now; returns its stored answer ``{tool_call_id, content, is_error}``."""
-    execute_read = getattr(engine, "execute_read", None)
-    if execute_read is None:
-        content, is_error = f"The tool {call.name} can't be run here.", True
-    else:
-        result = execute_read(program=turn.conversation.program, call=call)
-        data = result.to_dict() if hasattr(result, "to_dict") else result
-        is_error = not bool(getattr(result, "success", True))
-        content = json.dumps(data, ensure_ascii=False, default=str)
-        if len(content) > MAX_TOOL_RESULT_CHARS:
-            content = content[: MAX_TOOL_RESULT_CHARS - 1] + "…"
-    return {"tool_call_id": call.id, "content": content, "is_error": is_error}
+    result = engine.execute_read(program=turn.conversation.program, call=call)
+    content = result.summary if result.success else f"Error: {result.summary}"
+    if len(content) > MAX_TOOL_RESULT_CHARS:
+        content = content[: MAX_TOOL_RESULT_CHARS - 1] + "…"
+    return {"tool_call_id": call.id, "content": content, "is_error": not result.success}
 
 
 # --- finishing -----------------------------------------------------------------------------------

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import datetime
 import json
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from django.db.models import Prefetch
@@ -157,32 +158,17 @@ def program_summary(*, program: Program, today: datetime.date) -> str:
             f"Today ({today.isoformat()}) is outside the program; the nearest week is week {week.position}."
         )
     shown = [w for w in weeks if w.position in (week.position, week.position + 1)]
-    sessions = (
-        Session.objects.filter(week__in=shown)
-        .select_related("cardio")
-        .prefetch_related(Prefetch("exercises", queryset=Exercise.objects.order_by("position")))
-        .order_by("week__position", "position")
-    )
-    by_week: dict[int, list[Session]] = {}
-    for session in sessions:
-        by_week.setdefault(session.week_id, []).append(session)
-    for shown_week in shown:
-        label = "current week" if shown_week.pk == week.pk else "next week"
-        lines.append(
-            f"Week {shown_week.position} ({label}): phase {quote(shown_week.phase, limit=100)}, "
-            f"{shown_week.start_date.isoformat()} to {shown_week.end_date.isoformat()}"
+    lines.extend(
+        week_lines(
+            shown,
+            today=today,
+            label=lambda w: "current week" if w.pk == week.pk else "next week",
         )
-        if shown_week.description:
-            lines.append(f"  description: {quote(shown_week.description)}")
-        week_sessions = by_week.get(shown_week.pk, [])
-        if not week_sessions:
-            lines.append("  no sessions")
-        for session in week_sessions:
-            lines.extend(_session_lines(session, today))
+    )
     others = [w for w in weeks if w not in shown]
     if others:
         lines.append(
-            "Other weeks (ask for details with a read tool if you have one): "
+            "Other weeks (call get_week for their sessions): "
             + "; ".join(
                 f"week {w.position} {quote(w.phase, limit=60)} {w.start_date.isoformat()} to "
                 f"{w.end_date.isoformat()}"
@@ -190,6 +176,37 @@ def program_summary(*, program: Program, today: datetime.date) -> str:
             )
         )
     return "\n".join(lines)
+
+
+def week_lines(
+    weeks: list[Week], *, today: datetime.date, label: Callable[[Week], str] | None = None
+) -> list[str]:
+    """Every session of ``weeks`` with its exercises and cardio, user text quoted (two queries
+    whatever the number of weeks). Used by the summary and by the ``get_week`` read tool."""
+    sessions = (
+        Session.objects.filter(week__in=weeks)
+        .select_related("cardio")
+        .prefetch_related(Prefetch("exercises", queryset=Exercise.objects.order_by("position")))
+        .order_by("week__position", "position")
+    )
+    by_week: dict[int, list[Session]] = {}
+    for session in sessions:
+        by_week.setdefault(session.week_id, []).append(session)
+    lines: list[str] = []
+    for week in weeks:
+        tag = f" ({label(week)})" if label else ""
+        lines.append(
+            f"Week {week.position}{tag}: phase {quote(week.phase, limit=100)}, "
+            f"{week.start_date.isoformat()} to {week.end_date.isoformat()}"
+        )
+        if week.description:
+            lines.append(f"  description: {quote(week.description)}")
+        week_sessions = by_week.get(week.pk, [])
+        if not week_sessions:
+            lines.append("  no sessions")
+        for session in week_sessions:
+            lines.extend(_session_lines(session, today))
+    return lines
 
 
 # --- what is pending -----------------------------------------------------------------------------

@@ -238,6 +238,14 @@ def _run_one(*, program_id: int, call: ToolCall) -> tuple[CallResult, list[dict[
         result = CallResult(call.id, call.name, False, errors, _failure_summary(errors))
         return result, [], ""
     spec: ToolSpec = REGISTRY[call.name]
+    if spec.kind != "write":
+        errors = [
+            ToolError(
+                code="VALIDATION_ERROR",
+                message=f"{call.name} only reads the program; it is never part of a batch of changes.",
+            )
+        ]
+        return CallResult(call.id, call.name, False, errors, _failure_summary(errors)), [], ""
     target = spec.target(args)
     try:
         with transaction.atomic():
@@ -322,6 +330,31 @@ def apply_calls(
         return _batch(failed.run, total=len(calls), version=current)
     program.version = version
     return _batch(run, total=len(calls), version=version)
+
+
+def execute_read(*, program: Program, call: ToolCall) -> CallResult:
+    """Run one read tool now (the agent loop does, without asking the athlete). The summary is the
+    data for the model. Anything but a read tool is refused, and the transaction is rolled back
+    whatever happens, so a read can never write."""
+    args, errors = check_call(call)
+    if args is None:
+        return CallResult(call.id, call.name, False, errors, _failure_summary(errors))
+    spec = REGISTRY[call.name]
+    if spec.kind != "read":
+        errors = [
+            ToolError(
+                code="PERMISSION_DENIED",
+                message=f"{call.name} changes the program, so it needs the athlete's confirmation.",
+            )
+        ]
+        return CallResult(call.id, call.name, False, errors, _failure_summary(errors))
+    try:
+        with transaction.atomic():
+            outcome = spec.execute(program_id=program.pk, args=args)
+            transaction.set_rollback(True)
+    except ToolStateError as exc:
+        return CallResult(call.id, call.name, False, [exc.error], exc.error.message)
+    return CallResult(call.id, call.name, True, [], outcome.summary)
 
 
 def _stale(calls: list[ToolCall], *, current: int, expected: int) -> _Run:

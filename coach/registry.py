@@ -11,13 +11,13 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from .tools import exercises, sessions, weeks
+from .tools import exercises, reads, sessions, weeks
 from .tools.base import ToolSpec
 
 __all__ = ["REGISTRY", "ToolSpec", "get_tool", "input_schema", "tool_definitions"]
 
 REGISTRY: dict[str, ToolSpec] = {
-    spec.name: spec for family in (exercises, sessions, weeks) for spec in family.SPECS
+    spec.name: spec for family in (exercises, sessions, weeks, reads) for spec in family.SPECS
 }
 
 

@@ -49,6 +49,7 @@ Weeks
                                                        add_week: one week with 3 empty sessions
                                                        ("with 4 sessions"; "at 2" / "at end")
     remove week 3                                      remove_week
+    show week 3                                        get_week (a read tool: answered at once)
 
 Anything else (``help``, a question, an unknown command) gets the list of commands. After the
 athlete presses Apply or Cancel the reply acknowledges: the agent sends that as a user note starting
@@ -70,6 +71,7 @@ from typing import Any
 from coach.llm.base import LLMResponse, Turn, Usage
 from coach.toolcalls import ToolCall
 
+READ_TOOLS = frozenset({"get_week"})
 CARDIO_TYPES = ("zone2", "intervals", "sweetspot", "threshold", "vo2max")
 CARDIO_ALIASES = {
     "zone 2": "zone2",
@@ -123,6 +125,7 @@ HELP_COMMANDS = [
     ("Describe a week", "describe week 2 as Lighter week before testing"),
     ("Add a week", "add week Deload from 2026-12-01 to 2026-12-07 after week 4"),
     ("Remove a week", "remove week 3"),
+    ("Show a week (changes nothing)", "show week 3"),
 ]
 
 
@@ -560,6 +563,8 @@ def parse_command(command: str) -> Parsed | None:
         )
     if m := re.fullmatch(rf"(?:remove|delete)\s+week\s+{_NUM}", text, flags):
         return Parsed("remove_week", {"weekNumber": int(m.group(1))}, f"remove week {m.group(1)}")
+    if m := re.fullmatch(rf"(?:show|view|read)\s+week\s+{_NUM}", text, flags):
+        return Parsed("get_week", {"weekNumber": int(m.group(1))}, f"show week {m.group(1)}")
     return None
 
 
@@ -710,6 +715,10 @@ class OfflineProvider:
                 if turn.role != "tool":
                     break
                 trailing.insert(0, turn)
+            asked = turns[-len(trailing) - 1] if len(turns) > len(trailing) else None
+            if asked is not None and all(c.name in READ_TOOLS for c in asked.tool_calls):
+                # The answer of a read tool (``show week 2``): show it as it came.
+                return self._text(with_replies("\n\n".join(t.content for t in trailing), ["help"]))
             return self._text(
                 acknowledgment(
                     [t.content for t in trailing], failed=any(t.is_error for t in trailing)

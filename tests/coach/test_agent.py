@@ -1,20 +1,17 @@
 import datetime
-import json
 
 import pytest
 from celery.exceptions import SoftTimeLimitExceeded
 from django.db import transaction
 from django.utils import timezone
-from pydantic import BaseModel
 
 from chat.models import Message, PendingToolBatch
 from chat.services import batch_apply, message_send
-from coach import agent, engine
+from coach import agent
 from coach.agent import TRY_AGAIN, claim, run_turn
 from coach.context import AWAITING_CONFIRMATION
 from coach.llm.base import LLMError
 from coach.registry import REGISTRY
-from coach.tools.base import ToolSpec, no_target
 from programs.models import Exercise, Program
 from tests.coach.scripted_provider import ScriptedProvider, assert_valid_turns
 from tests.factories import ConversationFactory
@@ -292,49 +289,26 @@ def test_typing_yes_while_pending_never_applies(conversation, program):
 # --- read tools and the step limit -------------------------------------------------------------------
 
 
-class WeekArgs(BaseModel):
-    weekNumber: int
-
-
-@pytest.fixture
-def read_tool(monkeypatch):
-    spec = ToolSpec(
-        name="get_week",
-        description="Read one week.",
-        args_model=WeekArgs,
-        kind="read",
-        requires_confirmation=False,
-        sensitivity="low",
-        execute=lambda **kw: None,
-        target=no_target,
-    )
-    monkeypatch.setitem(REGISTRY, "get_week", spec)
-    seen = []
-
-    def execute_read(*, program, call):
-        seen.append(call.arguments)
-        return engine.CallResult(
-            call.id, call.name, True, [], f"Week {call.arguments['weekNumber']}: 3 sessions"
-        )
-
-    monkeypatch.setattr(engine, "execute_read", execute_read, raising=False)
-    return seen
-
-
-def test_read_tools_run_at_once_and_the_loop_continues(conversation, read_tool):
+def test_read_tools_run_at_once_and_the_loop_continues(conversation):
     provider = (
         ScriptedProvider()
         .calls(("r1", "get_week", {"weekNumber": 2}), text="Let me look.")
         .text("Week 2 has 3 sessions.\n---\nOK")
     )
+    version = conversation.program.version
     placeholder = reply(conversation, provider)
-    assert read_tool == [{"weekNumber": 2}]
     assert placeholder.content == "Week 2 has 3 sessions."
+    assert PendingToolBatch.objects.count() == 0
+    conversation.program.refresh_from_db()
+    assert conversation.program.version == version
     assert len(placeholder.steps) == 1
     second = provider.requests[1].turns
     assert_valid_turns(second)
     assert [t.role for t in second[-2:]] == ["assistant", "tool"]
-    assert json.loads(second[-1].content)["summary"] == "Week 2: 3 sessions"
+    week_2 = second[-1].content
+    assert week_2.startswith("Week 2: phase ")
+    assert week_2.count("  Session ") == 3 and '1. "Back Squat"' in week_2
+    assert second[-1].is_error is False
     assert (placeholder.prompt_tokens, placeholder.completion_tokens) == (200, 40)
     # The rounds are replayed for the next message.
     next_provider = ScriptedProvider().text("Sure\n---\nOK")
@@ -349,7 +323,19 @@ def test_read_tools_run_at_once_and_the_loop_continues(conversation, read_tool):
     ]
 
 
-def test_the_loop_stops_after_the_model_call_limit(conversation, read_tool, settings):
+def test_a_read_of_a_missing_week_answers_the_model_with_the_error(conversation):
+    provider = (
+        ScriptedProvider()
+        .calls(("r1", "get_week", {"weekNumber": 9}))
+        .text("There is no week 9.\n---\nOK")
+    )
+    reply(conversation, provider)
+    answer = provider.requests[1].turns[-1]
+    assert answer.is_error is True
+    assert answer.content == "Error: The program has 2 weeks; week 9 doesn't exist."
+
+
+def test_the_loop_stops_after_the_model_call_limit(conversation, settings):
     settings.AGENT_MAX_MODEL_CALLS = 5
     provider = ScriptedProvider()
     for n in range(6):
@@ -362,14 +348,14 @@ def test_the_loop_stops_after_the_model_call_limit(conversation, read_tool, sett
     assert len(placeholder.steps) == 5
 
 
-def test_reads_and_writes_in_one_response_stop_at_the_proposal(conversation, read_tool):
+def test_reads_and_writes_in_one_response_stop_at_the_proposal(conversation):
     placeholder = reply(
         conversation,
         ScriptedProvider().calls(("r1", "get_week", {"weekNumber": 1}), RENAME, text="Swap?"),
     )
     assert PendingToolBatch.objects.get().calls[0]["id"] == "call_1"
     answers = {m.tool_call_id: m.content for m in placeholder.replies.filter(role="tool")}
-    assert "Week 1: 3 sessions" in answers["r1"]
+    assert answers["r1"].startswith("Week 1: phase ")
     assert answers["call_1"].startswith(AWAITING_CONFIRMATION)
 
 
@@ -538,3 +524,13 @@ def test_a_refused_call_with_nul_characters_is_stored(conversation):
     assert placeholder.status == "complete"
     assert not PendingToolBatch.objects.exists()
     assert placeholder.tool_calls[0]["arguments"]["updates"]["name"] == "Squat"
+
+
+def test_the_offline_coach_shows_a_week_through_the_read_tool(conversation):
+    from coach.llm.offline import OfflineProvider
+
+    placeholder = reply(conversation, OfflineProvider(), text="show week 2")
+    assert placeholder.content.startswith("Week 2: phase ")
+    assert "Session 3" in placeholder.content
+    assert len(placeholder.steps) == 1
+    assert PendingToolBatch.objects.count() == 0

@@ -7,7 +7,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from coach.engine import apply_calls, check_call, preview_calls
+from coach.engine import apply_calls, check_call, execute_read, preview_calls
 from coach.registry import REGISTRY, get_tool, tool_definitions
 from coach.toolcalls import ToolCall
 from programs.export import export_program
@@ -25,7 +25,7 @@ from tests.factories import build_program
 
 pytestmark = pytest.mark.django_db
 
-ALL_TOOLS = {
+WRITE_TOOLS = {
     "modify_exercise",
     "remove_exercise",
     "add_exercise",
@@ -38,17 +38,20 @@ ALL_TOOLS = {
     "add_week",
     "remove_week",
 }
+READ_TOOLS = {"get_week"}
+ALL_TOOLS = WRITE_TOOLS | READ_TOOLS
 
 
 # --- registry -----------------------------------------------------------------------------------
 
 
-def test_registry_holds_the_eleven_write_tools_needing_confirmation():
+def test_registry_holds_the_eleven_write_tools_needing_confirmation_and_one_read_tool():
     assert set(REGISTRY) == ALL_TOOLS
     for spec in REGISTRY.values():
-        assert spec.kind == "write"
-        assert spec.requires_confirmation is True
+        assert spec.kind == ("write" if spec.name in WRITE_TOOLS else "read")
+        assert spec.requires_confirmation is (spec.kind == "write")
         assert spec.sensitivity in {"low", "medium", "high", "critical"}
+    assert get_tool("get_week").sensitivity == "low"
     assert get_tool("remove_week").sensitivity == "high"
     assert get_tool("add_week").sensitivity == "high"
     assert get_tool("modify_exercise").sensitivity == "low"
@@ -80,7 +83,7 @@ def test_tool_definitions_are_self_contained_strict_json_schemas():
         "threshold",
         "vo2max",
     ]
-    assert tool_definitions(kind="read") == []
+    assert [d["name"] for d in tool_definitions(kind="read")] == ["get_week"]
 
 
 # --- the two shapes and malformed calls --------------------------------------------------------
@@ -576,3 +579,44 @@ def test_unexpected_database_error_is_an_execution_error_and_later_calls_still_r
     assert "nothing was changed" in result.results[0].errors[0].message
     monkeypatch.undo()
     assert export_program(program) == before
+
+
+# --- read tools ---------------------------------------------------------------------------------
+
+
+def test_get_week_reads_one_week_and_changes_nothing():
+    program = build_program(weeks=3, sessions=2, exercises=2)
+    before = export_program(program)
+    result = execute_read(program=program, call=call("get_week", weekNumber=3))
+    assert result.success, result.errors
+    lines = result.summary.splitlines()
+    assert lines[0].startswith("Week 3: phase ")
+    assert [line.strip()[:9] for line in lines if line.startswith("  Session")] == [
+        "Session 1",
+        "Session 2",
+    ]
+    assert export_program(program) == before
+
+
+def test_get_week_of_a_missing_week_names_the_real_count():
+    program = build_program(weeks=3, sessions=1, exercises=1)
+    result = execute_read(program=program, call=call("get_week", weekNumber=4))
+    assert not result.success
+    assert [(e.code, e.message) for e in result.errors] == [
+        ("NOT_FOUND", "The program has 3 weeks; week 4 doesn't exist.")
+    ]
+
+
+def test_a_write_tool_cannot_run_as_a_read():
+    program = build_program(weeks=1, sessions=1, exercises=1)
+    result = execute_read(program=program, call=call("remove_week", weekNumber=1))
+    assert [e.code for e in result.errors] == ["PERMISSION_DENIED"]
+    assert program.weeks.count() == 1
+
+
+def test_a_read_tool_is_never_part_of_a_batch():
+    program = build_program(weeks=1, sessions=1, exercises=1)
+    result = apply(program, call("get_week", weekNumber=1))
+    assert not result.success
+    assert result.results[0].errors[0].code == "VALIDATION_ERROR"
+    assert "never part of a batch" in result.results[0].errors[0].message

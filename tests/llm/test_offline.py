@@ -93,6 +93,7 @@ EXAMPLES = {
         },
     ),
     "remove_week": ("remove week 2", {"weekNumber": 2}),
+    "get_week": ("show week 2", {"weekNumber": 2}),
 }
 
 
@@ -107,9 +108,9 @@ def documented_examples() -> list[str]:
     return [line.strip() for line in block.group(1).splitlines() if line.strip()]
 
 
-def test_the_examples_cover_all_eleven_tools_of_the_registry():
+def test_the_examples_cover_the_eleven_write_tools_and_the_read_tool_of_the_registry():
     assert set(EXAMPLES) == set(REGISTRY)
-    assert len(EXAMPLES) == 11
+    assert len(EXAMPLES) == 12
 
 
 @pytest.mark.parametrize("tool", sorted(EXAMPLES))
@@ -355,3 +356,19 @@ def test_a_batch_of_offline_commands_previews_cleanly_on_a_real_program(program)
     result = engine.preview_calls(program=program, calls=response.tool_calls)
     assert result.success, [r.to_dict() for r in result.results]
     assert len(result.results) == 4
+
+
+def test_the_answer_of_a_read_tool_is_shown_as_it_came():
+    provider = OfflineProvider()
+    asked = provider.complete(turns=[Turn(role="user", content="show week 2")], tools=None)
+    [call] = asked.tool_calls
+    answer = provider.complete(
+        turns=[
+            Turn(role="user", content="show week 2"),
+            Turn(role="assistant", tool_calls=[call]),
+            Turn(role="tool", tool_call_id=call.id, content='Week 2: phase "Deload"'),
+        ],
+        tools=None,
+    )
+    assert answer.tool_calls == []
+    assert answer.text == 'Week 2: phase "Deload"\n---\nhelp'

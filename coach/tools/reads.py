@@ -1,0 +1,42 @@
+"""Read tools: they answer the model at once, inside the agent loop, and never join a batch.
+
+The system prompt carries only the current and the next week (a compact summary); ``get_week``
+lets the model look at any other week before it proposes a change there.
+"""
+
+from __future__ import annotations
+
+from django.utils import timezone
+
+from ..schemas import StrictModel, WeekNumber
+from .base import Outcome, ToolSpec, get_week, no_target
+
+
+class GetWeekArgs(StrictModel):
+    weekNumber: WeekNumber
+
+
+def read_week(*, program_id: int, args: GetWeekArgs) -> Outcome:
+    """Every session of one week with its exercises and cardio (user text quoted as data)."""
+    from coach.context import week_lines  # the same rendering as the summary in the prompt
+
+    week = get_week(program_id=program_id, number=args.weekNumber)
+    return Outcome(summary="\n".join(week_lines([week], today=timezone.localdate())))
+
+
+SPECS = [
+    ToolSpec(
+        name="get_week",
+        description=(
+            "Read one week of the athlete's program: every session with its exercises "
+            "(sets × reps @ load, rest), cardio and notes. Use it before proposing a change to a "
+            "week that is not in the summary. Changes nothing."
+        ),
+        args_model=GetWeekArgs,
+        kind="read",
+        requires_confirmation=False,
+        sensitivity="low",
+        execute=read_week,
+        target=no_target,
+    ),
+]
