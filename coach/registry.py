@@ -9,6 +9,7 @@ Schema sent to providers), kind, confirmation, sensitivity tier, executor and co
 from __future__ import annotations
 
 import copy
+import functools
 from typing import Any
 
 from .tools import exercises, reads, sessions, weeks
@@ -51,8 +52,14 @@ def _inline(node: Any, defs: dict[str, Any]) -> Any:
 
 
 def input_schema(spec: ToolSpec) -> dict[str, Any]:
-    """The self-contained JSON Schema of a tool's arguments."""
-    raw = spec.args_model.model_json_schema()
+    """The self-contained JSON Schema of a tool's arguments (a fresh copy the caller may change)."""
+    return copy.deepcopy(_input_schema(spec.args_model))
+
+
+@functools.cache
+def _input_schema(args_model: type) -> dict[str, Any]:
+    # Generating the schemas takes about 30 ms for all tools: once per process is enough.
+    raw = args_model.model_json_schema()
     schema = _inline(raw, raw.get("$defs", {}))
     schema.setdefault("properties", {})
     schema.setdefault("required", [])

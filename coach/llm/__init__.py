@@ -13,6 +13,7 @@ Time-outs, retries and the token budget come from ``LLM_CONNECT_TIMEOUT``, ``LLM
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from django.conf import settings
@@ -38,7 +39,40 @@ def _http_options(overrides: dict[str, Any]) -> dict[str, Any]:
 
 
 def get_provider(**overrides: Any) -> Provider:
-    """The provider the settings name. ``overrides`` (e.g. ``sleep=``) go to its constructor."""
+    """The provider the settings name. ``overrides`` (e.g. ``sleep=``) go to its constructor.
+
+    Without overrides the provider is reused for as long as the settings stay the same: its
+    httpx client keeps connections alive, and building one costs about 20 ms (the TLS context)."""
+    if overrides:
+        return _build_provider(**overrides)
+    key = (
+        settings.LLM_PROVIDER,
+        settings.LLM_BASE_URL,
+        settings.LLM_API_KEY,
+        settings.LLM_MODEL,
+        settings.LLM_CONNECT_TIMEOUT,
+        settings.LLM_READ_TIMEOUT,
+        settings.LLM_MAX_RETRIES,
+        settings.LLM_MAX_RETRY_WAIT,
+        settings.LLM_MAX_TOKENS,
+    )
+    with _cache_lock:
+        provider = _providers.get(key)
+        if provider is None:
+            while len(_providers) >= MAX_CACHED_PROVIDERS:  # settings changed: drop the oldest
+                old = _providers.pop(next(iter(_providers)))
+                if hasattr(old, "close"):
+                    old.close()
+            provider = _providers[key] = _build_provider()
+    return provider
+
+
+MAX_CACHED_PROVIDERS = 4
+_providers: dict[tuple[Any, ...], Provider] = {}
+_cache_lock = threading.Lock()
+
+
+def _build_provider(**overrides: Any) -> Provider:
     kind = (settings.LLM_PROVIDER or "offline").strip().lower()
     if kind == "offline":
         from coach.llm.offline import OfflineProvider

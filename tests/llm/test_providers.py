@@ -503,3 +503,16 @@ def test_settings_fixture_points_get_provider_at_the_fake(llm_settings_anthropic
         get_provider().complete(system="", turns=[Turn(role="user", content="x")], tools=[]).text
         == "from settings"
     )
+
+
+def test_get_provider_reuses_one_client_while_the_settings_stay_the_same(settings):
+    from coach.llm import get_provider
+
+    settings.LLM_PROVIDER = "openai"
+    settings.LLM_BASE_URL = "http://127.0.0.1:9/v1"
+    first = get_provider()
+    assert get_provider() is first
+    settings.LLM_MODEL = "another-model"
+    second = get_provider()
+    assert second is not first and second.model == "another-model"
+    assert get_provider(max_retries=0) is not second  # overrides always build a new one

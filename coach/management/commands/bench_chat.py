@@ -104,7 +104,9 @@ class Command(BaseCommand):
                 env=env,
             )
             try:
+                self.split: list[float] = []
                 samples = [self._one(conversation, i) for i in range(count + 3)][3:]  # 3 warm-ups
+                in_agent = self.split[3:]
             finally:
                 worker.terminate()
                 worker.wait(timeout=20)
@@ -113,7 +115,9 @@ class Command(BaseCommand):
             f"message → reply saved, {count} messages, {connection.vendor}, {broker}, "
             f"zero-latency fake provider:\n"
             f"  median {statistics.median(samples):.1f} ms   p95 {_percentile(samples, 95):.1f} ms"
-            f"   min {min(samples):.1f} ms   max {max(samples):.1f} ms"
+            f"   min {min(samples):.1f} ms   max {max(samples):.1f} ms\n"
+            f"  of which in the agent (claim → reply saved): median "
+            f"{statistics.median(in_agent):.1f} ms; the rest is queueing and delivery"
         )
 
     def _one(self, conversation, index: int, timeout: float = 60.0) -> float:
@@ -122,11 +126,17 @@ class Command(BaseCommand):
         )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            reply = Message.objects.filter(pk=placeholder.pk).values("status", "finished_at").get()
+            reply = (
+                Message.objects.filter(pk=placeholder.pk)
+                .values("status", "started_at", "finished_at")
+                .get()
+            )
             if reply["status"] in (Message.Status.COMPLETE, Message.Status.FAILED):
                 if reply["status"] == Message.Status.FAILED:
                     raise RuntimeError(f"reply {placeholder.pk} failed")
-                return (reply["finished_at"] - user_message.created_at).total_seconds() * 1000
+                ms = lambda a, b: (b - a).total_seconds() * 1000  # noqa: E731
+                self.split.append(ms(reply["started_at"], reply["finished_at"]))
+                return ms(user_message.created_at, reply["finished_at"])
             time.sleep(0.002)
         raise RuntimeError(f"no reply within {timeout} s: is the worker running?")
 
