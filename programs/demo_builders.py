@@ -30,6 +30,13 @@ def build_program_bulk(
     start_date: datetime.date = datetime.date(2026, 11, 2),
 ) -> Program:
     program = Program.objects.create(athlete=athlete, name=name, start_date=start_date)
+    fill_program(program=program, weeks=weeks, sessions=sessions, exercises=exercises)
+    return program
+
+
+def fill_program(*, program: Program, weeks: int, sessions: int, exercises: int) -> None:
+    """Give an empty program ``weeks`` × ``sessions`` × ``exercises`` from its start date on."""
+    start_date = program.start_date
     week_objs = Week.objects.bulk_create(
         Week(
             program=program,
@@ -68,4 +75,3 @@ def build_program_bulk(
         ),
         batch_size=2000,
     )
-    return program

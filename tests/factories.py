@@ -6,6 +6,7 @@ import datetime
 import factory
 from django.contrib.auth import get_user_model
 
+from programs.demo_builders import fill_program
 from programs.models import CardioBlock, CardioType, Exercise, Program, Session, SetResult, Week
 
 
@@ -103,53 +104,10 @@ class SetResultFactory(factory.django.DjangoModelFactory):
 def build_program(
     *, weeks: int = 2, sessions: int = 3, exercises: int = 4, **program_fields
 ) -> Program:
-    """A program of ``weeks`` × ``sessions`` × ``exercises``, created in bulk for speed."""
+    """A program of ``weeks`` × ``sessions`` × ``exercises``, created in bulk (the benchmarks'
+    builder): exercises cycle through Back Squat, Bench Press, Barbell Row, Romanian Deadlift…"""
     program = ProgramFactory(**program_fields)
-    week_objs = Week.objects.bulk_create(
-        Week(
-            program=program,
-            position=w,
-            phase="Accumulation",
-            start_date=program.start_date + datetime.timedelta(weeks=w - 1),
-            end_date=program.start_date + datetime.timedelta(weeks=w - 1, days=6),
-        )
-        for w in range(1, weeks + 1)
-    )
-    session_objs = Session.objects.bulk_create(
-        Session(
-            week=week,
-            position=s,
-            name=f"Session {s}",
-            scheduled_date=week.start_date + datetime.timedelta(days=s - 1),
-            day_of_week=(week.start_date + datetime.timedelta(days=s - 1)).strftime("%A"),
-        )
-        for week in week_objs
-        for s in range(1, sessions + 1)
-    )
-    names = [
-        "Back Squat",
-        "Bench Press",
-        "Barbell Row",
-        "Romanian Deadlift",
-        "Overhead Press",
-        "Pull-up",
-        "Lunge",
-        "Plank",
-    ]
-    Exercise.objects.bulk_create(
-        Exercise(
-            session=session,
-            position=e,
-            name=names[(e - 1) % len(names)],
-            warmup_sets=1,
-            working_sets=3,
-            reps="8-10",
-            target_load="135 lbs",
-            rest_seconds=120,
-        )
-        for session in session_objs
-        for e in range(1, exercises + 1)
-    )
+    fill_program(program=program, weeks=weeks, sessions=sessions, exercises=exercises)
     return program
 
 

@@ -20,14 +20,10 @@ fields (``cache_creation``, ``inference_geo``) are ignored.
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from typing import Any
 
-import httpx
-
 from coach.llm.base import LLMError, LLMResponse, Turn, Usage
-from coach.llm.http import HttpTransport, error_from_response
+from coach.llm.http import HttpProvider, error_from_response
 from coach.toolcalls import ToolCall
 
 ANTHROPIC_VERSION = "2023-06-01"
@@ -124,41 +120,16 @@ def parse_response(data: dict[str, Any]) -> LLMResponse:
     )
 
 
-class AnthropicProvider:
+class AnthropicProvider(HttpProvider):
     """A client of the Anthropic Messages API (or a server speaking it)."""
 
     name = "anthropic"
-    offline = False
 
-    def __init__(
-        self,
-        *,
-        model: str,
-        api_key: str = "",
-        base_url: str = "",
-        max_tokens: int = 1024,
-        connect_timeout: float = 5.0,
-        read_timeout: float = 60.0,
-        max_retries: int = 3,
-        max_retry_wait: float = 20.0,
-        sleep: Callable[[float], None] = time.sleep,
-        transport: httpx.BaseTransport | None = None,
-    ) -> None:
+    def __init__(self, *, base_url: str = "", **options: Any) -> None:
         base = (base_url or DEFAULT_BASE_URL).rstrip("/")
         if base.endswith("/v1"):  # accept "https://api.anthropic.com/v1" too
             base = base[: -len("/v1")]
-        self.base_url = base
-        self.model = model
-        self.api_key = api_key
-        self.max_tokens = max_tokens
-        self.http = HttpTransport(
-            connect_timeout=connect_timeout,
-            read_timeout=read_timeout,
-            max_retries=max_retries,
-            max_retry_wait=max_retry_wait,
-            sleep=sleep,
-            transport=transport,
-        )
+        super().__init__(base_url=base, **options)
 
     @property
     def url(self) -> str:
@@ -184,16 +155,5 @@ class AnthropicProvider:
             payload["tools"] = build_tools(tools)
         return payload
 
-    def complete(
-        self, *, system: str, turns: list[Turn], tools: list[dict[str, Any]]
-    ) -> LLMResponse:
-        payload = self.build_request(system=system, turns=turns, tools=tools)
-        started = time.monotonic()
-        data = self.http.post_json(self.url, headers=self.headers(), payload=payload)
-        response = parse_response(data)
-        response.model = response.model or self.model
-        response.latency_ms = int((time.monotonic() - started) * 1000)
-        return response
-
-    def close(self) -> None:
-        self.http.close()
+    def parse(self, data: dict[str, Any]) -> LLMResponse:
+        return parse_response(data)

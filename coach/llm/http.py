@@ -20,6 +20,7 @@ Never retried: 400, 401, 403, 404, and OpenAI's 429 whose ``error.code`` is
 
 from __future__ import annotations
 
+import abc
 import email.utils
 import json
 import random
@@ -30,7 +31,7 @@ from typing import Any
 
 import httpx
 
-from coach.llm.base import LLMError
+from coach.llm.base import LLMError, LLMResponse, Turn
 
 RETRYABLE_STATUSES = frozenset({429, 500, 502, 503, 504, 529})
 BACKOFF_BASE = 0.5  # seconds; attempt n waits about BACKOFF_BASE * 2**n
@@ -245,3 +246,71 @@ class HttpTransport:
         if isinstance(data.get("error"), dict) or data.get("type") == "error":
             return error_from_response(response.status_code, data, response.headers)
         return data
+
+
+class HttpProvider(abc.ABC):
+    """What the HTTP providers share: the model settings, the retrying transport and one model
+    call. A subclass gives ``url``, ``headers()``, ``build_request()`` and ``parse()``."""
+
+    name = ""
+    offline = False
+
+    def __init__(
+        self,
+        *,
+        base_url: str,
+        model: str,
+        api_key: str = "",
+        max_tokens: int = 1024,
+        connect_timeout: float = 5.0,
+        read_timeout: float = 60.0,
+        max_retries: int = 3,
+        max_retry_wait: float = 20.0,
+        sleep: Callable[[float], None] = time.sleep,
+        transport: httpx.BaseTransport | None = None,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.model = model
+        self.api_key = api_key
+        self.max_tokens = max_tokens
+        self.http = HttpTransport(
+            connect_timeout=connect_timeout,
+            read_timeout=read_timeout,
+            max_retries=max_retries,
+            max_retry_wait=max_retry_wait,
+            sleep=sleep,
+            transport=transport,
+        )
+
+    @property
+    @abc.abstractmethod
+    def url(self) -> str:
+        """Given by each provider."""
+
+    @abc.abstractmethod
+    def headers(self) -> dict[str, str]:
+        """Given by each provider."""
+
+    @abc.abstractmethod
+    def build_request(
+        self, *, system: str, turns: list[Turn], tools: list[dict[str, Any]]
+    ) -> dict[str, Any]:
+        """Given by each provider."""
+
+    @abc.abstractmethod
+    def parse(self, data: dict[str, Any]) -> LLMResponse:
+        """Given by each provider."""
+
+    def complete(
+        self, *, system: str, turns: list[Turn], tools: list[dict[str, Any]]
+    ) -> LLMResponse:
+        payload = self.build_request(system=system, turns=turns, tools=tools)
+        started = time.monotonic()
+        data = self.http.post_json(self.url, headers=self.headers(), payload=payload)
+        response = self.parse(data)
+        response.model = response.model or self.model
+        response.latency_ms = int((time.monotonic() - started) * 1000)
+        return response
+
+    def close(self) -> None:
+        self.http.close()

@@ -15,14 +15,10 @@ sends that one back); unknown tool-call fields are kept per call id, and Gemini'
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Callable
 from typing import Any
 
-import httpx
-
 from coach.llm.base import LLMError, LLMResponse, Turn, Usage
-from coach.llm.http import HttpTransport, error_from_response
+from coach.llm.http import HttpProvider, error_from_response
 from coach.toolcalls import ToolCall
 
 _KNOWN_CALL_KEYS = frozenset({"id", "type", "function", "index"})
@@ -137,40 +133,16 @@ def parse_response(data: dict[str, Any]) -> LLMResponse:
     )
 
 
-class OpenAIProvider:
+class OpenAIProvider(HttpProvider):
     """A client of one OpenAI-compatible ``/chat/completions`` endpoint."""
 
     name = "openai"
-    offline = False
 
     def __init__(
-        self,
-        *,
-        base_url: str,
-        model: str,
-        api_key: str = "",
-        max_tokens: int = 1024,
-        connect_timeout: float = 5.0,
-        read_timeout: float = 60.0,
-        max_retries: int = 3,
-        max_retry_wait: float = 20.0,
-        sleep: Callable[[float], None] = time.sleep,
-        extra_headers: dict[str, str] | None = None,
-        transport: httpx.BaseTransport | None = None,
+        self, *, base_url: str, extra_headers: dict[str, str] | None = None, **options: Any
     ) -> None:
-        self.base_url = (base_url or "https://api.openai.com/v1").rstrip("/")
-        self.model = model
-        self.api_key = api_key
-        self.max_tokens = max_tokens
+        super().__init__(base_url=base_url or "https://api.openai.com/v1", **options)
         self.extra_headers = dict(extra_headers or {})
-        self.http = HttpTransport(
-            connect_timeout=connect_timeout,
-            read_timeout=read_timeout,
-            max_retries=max_retries,
-            max_retry_wait=max_retry_wait,
-            sleep=sleep,
-            transport=transport,
-        )
 
     @property
     def url(self) -> str:
@@ -194,16 +166,5 @@ class OpenAIProvider:
             payload["tools"] = build_tools(tools)
         return payload
 
-    def complete(
-        self, *, system: str, turns: list[Turn], tools: list[dict[str, Any]]
-    ) -> LLMResponse:
-        payload = self.build_request(system=system, turns=turns, tools=tools)
-        started = time.monotonic()
-        data = self.http.post_json(self.url, headers=self.headers(), payload=payload)
-        response = parse_response(data)
-        response.model = response.model or self.model
-        response.latency_ms = int((time.monotonic() - started) * 1000)
-        return response
-
-    def close(self) -> None:
-        self.http.close()
+    def parse(self, data: dict[str, Any]) -> LLMResponse:
+        return parse_response(data)
