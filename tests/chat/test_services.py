@@ -18,6 +18,7 @@ from chat.services import (
 from coach.agent import run_turn
 from programs.models import Exercise, Program
 from programs.services import object_update, program_bump_version
+from tests.calls import MORE_SETS, RENAME
 from tests.coach.scripted_provider import ScriptedProvider
 from tests.factories import (
     CardioBlockFactory,
@@ -27,26 +28,6 @@ from tests.factories import (
     build_program,
 )
 
-RENAME = (
-    "call_1",
-    "modify_exercise",
-    {
-        "weekNumber": 1,
-        "sessionNumber": 1,
-        "exerciseNumber": 1,
-        "updates": {"name": "Goblet Squat"},
-    },
-)
-MORE_SETS = (
-    "call_2",
-    "modify_exercise",
-    {
-        "weekNumber": 1,
-        "sessionNumber": 1,
-        "exerciseNumber": 2,
-        "updates": {"workingSets": 5},
-    },
-)
 REMOVE_4 = ("call_3", "remove_exercise", {"weekNumber": 1, "sessionNumber": 1, "exerciseNumber": 4})
 
 

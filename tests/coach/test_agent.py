@@ -13,31 +13,12 @@ from coach.context import AWAITING_CONFIRMATION
 from coach.llm.base import LLMError
 from coach.registry import REGISTRY
 from programs.models import Exercise, Program
+from tests.calls import MORE_SETS, RENAME
 from tests.coach.scripted_provider import ScriptedProvider, assert_valid_turns
 from tests.factories import ConversationFactory
 
 pytestmark = pytest.mark.django_db
 
-RENAME = (
-    "call_1",
-    "modify_exercise",
-    {
-        "weekNumber": 1,
-        "sessionNumber": 1,
-        "exerciseNumber": 1,
-        "updates": {"name": "Goblet Squat"},
-    },
-)
-MORE_SETS = (
-    "call_2",
-    "modify_exercise",
-    {
-        "weekNumber": 1,
-        "sessionNumber": 1,
-        "exerciseNumber": 2,
-        "updates": {"workingSets": 5},
-    },
-)
 MISSING_EXERCISE = (
     "call_3",
     "remove_exercise",

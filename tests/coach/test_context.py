@@ -15,22 +15,13 @@ from coach.context import (
 from coach.llm.tokens import count_tokens
 from programs.models import Exercise
 from programs.services import object_update, program_bump_version
+from tests.calls import RENAME
 from tests.coach.scripted_provider import ScriptedProvider, assert_valid_turns
 from tests.factories import CardioBlockFactory, ConversationFactory, build_program
 
 pytestmark = pytest.mark.django_db
 
 MONDAY_WEEK_2 = datetime.date(2026, 11, 9)
-RENAME = (
-    "call_1",
-    "modify_exercise",
-    {
-        "weekNumber": 1,
-        "sessionNumber": 1,
-        "exerciseNumber": 1,
-        "updates": {"name": "Goblet Squat"},
-    },
-)
 BAD = ("call_9", "remove_exercise", {"weekNumber": 1, "sessionNumber": 1, "exerciseNumber": 10})
 
 

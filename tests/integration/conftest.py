@@ -6,14 +6,12 @@ import os
 import shutil
 import socket
 import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
-from django.db import connection
 
-ROOT = Path(__file__).resolve().parents[2]
+from coach.workers import start_worker
+
 REQUIRE_ALL = os.environ.get("SPOTTER_REQUIRE_ALL") == "1"
 HAVE_REDIS = shutil.which("redis-server") is not None
 
@@ -66,18 +64,6 @@ def redis_url():
         proc.wait(timeout=10)
 
 
-def test_database_url() -> str:
-    """The URL of the database this test process uses, for a worker process to share."""
-    db = connection.settings_dict
-    if connection.vendor == "sqlite":
-        return f"sqlite:///{db['NAME']}"
-    auth = db["USER"] + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "")
-    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-
-
-test_database_url.__test__ = False  # a helper, not a test
-
-
 def _reset_connections(app) -> None:
     """Forget pooled broker connections so the next send uses the broker now configured."""
     if app._pool is not None:
@@ -97,36 +83,16 @@ def celery_worker_process(redis_url, tmp_path, worker_env):
     """A real `celery worker` process on the Redis broker, reading the test database."""
     from config.celery import app
 
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "config.settings.base",
-        "DATABASE_URL": test_database_url(),
-        "REDIS_URL": redis_url,
-        "CELERY_TASK_ALWAYS_EAGER": "0",
-        "SPOTTER_VAR_DIR": str(tmp_path),
-    }
-    env.setdefault("LLM_PROVIDER", "offline")
-    env.update(worker_env)
     log = tmp_path / "worker.log"
     with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "config",
-                "worker",
-                "--pool=solo",
-                "--loglevel=info",
-                "--without-gossip",
-                "--without-mingle",
-                "--without-heartbeat",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
+        proc = start_worker(
+            env={
+                "REDIS_URL": redis_url,
+                "SPOTTER_VAR_DIR": str(tmp_path),
+                "LLM_PROVIDER": os.environ.get("LLM_PROVIDER", "offline"),
+                **worker_env,
+            },
+            output=out,
         )
     saved = {k: app.conf[k] for k in ("broker_url", "task_always_eager")}
     _reset_connections(app)

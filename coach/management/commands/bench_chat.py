@@ -14,13 +14,9 @@ Runs on the configured database (migrating it first) and deletes what it created
 from __future__ import annotations
 
 import json
-import os
 import statistics
-import subprocess
-import sys
 import time
 import uuid
-from pathlib import Path
 from typing import Any
 
 from django.conf import settings
@@ -34,18 +30,9 @@ from chat.services import conversation_for_athlete, message_send
 from coach.context import build_system_prompt, build_turns
 from coach.llm.tokens import count_request_tokens, count_tokens
 from coach.registry import tool_definitions
+from coach.workers import start_worker
 from programs.demo_builders import build_program_bulk
 from programs.export import export_program
-
-ROOT = Path(settings.BASE_DIR)
-
-
-def _database_url() -> str:
-    db = connection.settings_dict
-    if connection.vendor == "sqlite":
-        return f"sqlite:///{db['NAME']}"
-    auth = db["USER"] + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "")
-    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
 def _percentile(values: list[float], pct: float) -> float:
@@ -77,31 +64,9 @@ class Command(BaseCommand):
         conversation = conversation_for_athlete(athlete=athlete)
         assert conversation is not None and conversation.program_id == program.pk
         with FakeLLMServer(protocol="openai", default_text="OK.\n---\nThanks") as fake:
-            env = {
-                **os.environ,
-                "DJANGO_SETTINGS_MODULE": "config.settings.base",
-                "DATABASE_URL": _database_url(),
-                "CELERY_TASK_ALWAYS_EAGER": "0",
-                "LLM_PROVIDER": "openai",
-                "LLM_BASE_URL": fake.base_url,
-                "LLM_MODEL": "bench",
-            }
-            worker = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "celery",
-                    "-A",
-                    "config",
-                    "worker",
-                    "--pool=solo",
-                    "--loglevel=warning",
-                    "--without-gossip",
-                    "--without-mingle",
-                    "--without-heartbeat",
-                ],
-                cwd=ROOT,
-                env=env,
+            worker = start_worker(
+                env={"LLM_PROVIDER": "openai", "LLM_BASE_URL": fake.base_url, "LLM_MODEL": "bench"},
+                loglevel="warning",
             )
             try:
                 self.split: list[float] = []
