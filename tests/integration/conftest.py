@@ -9,6 +9,7 @@ import subprocess
 import time
 
 import pytest
+from django.conf import settings
 
 from coach.workers import start_worker
 
@@ -78,25 +79,53 @@ def worker_env(tmp_path) -> dict[str, str]:
     return {}
 
 
+@pytest.fixture(params=[pytest.param("redis", marks=needs_redis), "embedded"])
+def broker(request, tmp_path) -> dict[str, object]:
+    """Both brokers the project runs on: a real redis-server (production) and the embedded
+    filesystem broker (a machine with no service). Gives the worker's environment and the
+    settings the test process sends with."""
+    if request.param == "redis":
+        url = request.getfixturevalue("redis_url")
+        return {"env": {"REDIS_URL": url}, "conf": {"broker_url": url}}
+    # The worker builds its broker folders from SPOTTER_VAR_DIR exactly as settings do.
+    folders = {name: tmp_path / "broker" / name for name in ("queue", "processed", "control")}
+    for folder in folders.values():
+        folder.mkdir(parents=True, exist_ok=True)
+    options = {
+        **getattr(settings, "CELERY_BROKER_TRANSPORT_OPTIONS", {}),
+        "polling_interval": 0.05,
+        "store_processed": False,
+        "data_folder_in": str(folders["queue"]),
+        "data_folder_out": str(folders["queue"]),
+        "processed_folder": str(folders["processed"]),
+        "control_folder": str(folders["control"]),
+    }
+    return {
+        "env": {"REDIS_URL": ""},
+        "conf": {"broker_url": "filesystem://", "broker_transport_options": options},
+    }
+
+
 @pytest.fixture
-def celery_worker_process(redis_url, tmp_path, worker_env):
-    """A real `celery worker` process on the Redis broker, reading the test database."""
+def celery_worker_process(broker, tmp_path, worker_env):
+    """A real `celery worker` process on ``broker``, reading the test database."""
     from config.celery import app
 
     log = tmp_path / "worker.log"
     with log.open("wb") as out:
         proc = start_worker(
             env={
-                "REDIS_URL": redis_url,
                 "SPOTTER_VAR_DIR": str(tmp_path),
                 "LLM_PROVIDER": os.environ.get("LLM_PROVIDER", "offline"),
+                **broker["env"],
                 **worker_env,
             },
             output=out,
         )
-    saved = {k: app.conf[k] for k in ("broker_url", "task_always_eager")}
+    changed = {"task_always_eager": False, **broker["conf"]}
+    saved = {key: app.conf[key] for key in changed}
     _reset_connections(app)
-    app.conf.update(broker_url=redis_url, task_always_eager=False)
+    app.conf.update(changed)
     try:
         yield proc, log
     finally:

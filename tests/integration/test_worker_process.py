@@ -1,5 +1,5 @@
-"""The message flow through the real parts: a redis-server, a `celery worker` process and the fake
-OpenAI-compatible server over HTTP. The test process plays the web server: it saves the message
+"""The message flow through the real parts: a broker (a redis-server, and the embedded filesystem
+broker), a `celery worker` process and the fake OpenAI-compatible server over HTTP. The test process plays the web server: it saves the message
 (which queues the task on commit) and clicks Apply; the worker process writes the replies."""
 
 import time
@@ -12,9 +12,7 @@ from coach.tasks import run_agent
 from programs.models import Exercise
 from tests.factories import build_program
 
-from .conftest import needs_redis
-
-pytestmark = [needs_redis, pytest.mark.integration, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 RENAME = {
     "weekNumber": 1,
