@@ -13,7 +13,8 @@
    join that batch (or start one), the preview is rebuilt and the revision goes up; each call is
    answered "Awaiting the athlete's confirmation; not applied yet.". If any new call is invalid,
    none of this response's calls is queued, the existing batch is untouched, each call is answered
-   with its error, and the athlete reads a friendly message naming the problem (seed 000, Phase 5).
+   with its error, and the athlete reads a friendly message naming the problem (seed 000, Phase 5)
+   instead of the model's words, which described a change that will not be on a card.
    Nothing is ever applied here: only ``chat.services.batch_apply`` (the Apply Changes click) does.
 4. **Failures** (provider errors after its own retries, the soft time limit, anything unexpected)
    turn the placeholder FAILED with a friendly message and a "Try again" reply. The athlete's
@@ -415,8 +416,9 @@ def _finish_proposals(
                 c.id: (_error_text(errors[c.id]), True) if c.id in errors else (NOT_QUEUED, True)
                 for c in writes
             }
-            friendly, replies = refusal_message(writes=writes, errors=errors)
-            content = f"{text}\n\n{friendly}" if text else friendly
+            # The model's words described a proposal that won't be on a card, so the athlete sees
+            # only why it was refused (the model still has its words in ``llm_content``).
+            content, replies = refusal_message(writes=writes, errors=errors)
             code = "refused"
         for call_id, answer in read_by_id.items():
             answers[call_id] = (answer["content"], bool(answer["is_error"]))

@@ -193,7 +193,9 @@ def test_an_invalid_reference_queues_nothing_and_names_the_problem(conversation,
     )
     assert not PendingToolBatch.objects.exists()
     assert placeholder.status == "complete"
-    assert placeholder.content.startswith("Removing it.\n\nI couldn't make that change because")
+    # The model's "Removing it." described a change that won't happen: the athlete sees why not.
+    assert placeholder.content.startswith("I couldn't make that change because")
+    assert placeholder.llm_content == "Removing it."
     assert "only 4 exercises" in placeholder.content
     assert placeholder.suggested_replies == [
         "Try a different exercise",
