@@ -183,6 +183,7 @@ class PendingToolBatch(models.Model):
     class Meta:
         ordering = ["created_at", "pk"]
         verbose_name = "pending tool batch"
+        verbose_name_plural = "pending tool batches"
         constraints = [
             models.UniqueConstraint(
                 fields=["conversation"],
