@@ -47,6 +47,7 @@ class Migration(migrations.Migration):
             ],
             options={
                 'verbose_name': 'pending tool batch',
+                'verbose_name_plural': 'pending tool batches',
                 'ordering': ['created_at', 'pk'],
             },
         ),
