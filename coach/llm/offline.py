@@ -290,6 +290,20 @@ def _exercise_updates(rest: str) -> dict[str, Any]:
     return updates
 
 
+def _add_session(
+    m: re.Match[str], session: dict[str, Any], *, week: str, description: str
+) -> Parsed:
+    """add_session with the optional ``on DAY`` and ``at N|at end`` of ``_WHEN``."""
+    if day := _day(m.group("day")):
+        session["dayOfWeek"] = day
+    position = _position(m.group("pos"))
+    return Parsed(
+        "add_session",
+        {"weekNumber": int(week), "position": position, "session": session},
+        description,
+    )
+
+
 def _ex_args(w: str, s: str, e: str) -> dict[str, int]:
     return {"weekNumber": int(w), "sessionNumber": int(s), "exerciseNumber": int(e)}
 
@@ -389,18 +403,10 @@ def parse_command(command: str) -> Parsed | None:
             f"remove session {m.group(1)}.{m.group(2)}",
         )
     if m := re.fullmatch(rf"add\s+rest\s+day\s+to\s+week\s+{_NUM}{_WHEN}", text, flags):
-        session: dict[str, Any] = {"name": "Rest", "exercises": []}
-        if day := _day(m.group("day")):
-            session["dayOfWeek"] = day
-        return Parsed(
-            "add_session",
-            {
-                "weekNumber": int(m.group(1)),
-                "position": _position(m.group("pos")),
-                "session": session,
-            },
-            f"add a rest day to week {m.group(1)}",
-        )
+        return _add_session(
+            m, {"name": "Rest", "exercises": []}, week=m.group(1),
+            description=f"add a rest day to week {m.group(1)}",
+        )  # fmt: skip
     if m := re.fullmatch(
         r"add\s+cardio\s+(?:day|session)\s+(?P<kind>zone\s?2|z2|intervals?|sweet\s?spot|threshold|vo2\s?max)"
         r"\s+(?P<min>\d+)\s*(?:min|mins|minutes)?(?:\s+(?P<modality>[a-z][a-z ]*?))?"
@@ -409,31 +415,20 @@ def parse_command(command: str) -> Parsed | None:
         flags,
     ):
         cardio = _cardio(m.group("kind"), m.group("min"), m.group("modality"))
-        session = {"name": _cardio_name(cardio["type"]), "exercises": [], "cardio": cardio}
-        if day := _day(m.group("day")):
-            session["dayOfWeek"] = day
-        return Parsed(
-            "add_session",
-            {
-                "weekNumber": int(m.group(4)),
-                "position": _position(m.group("pos")),
-                "session": session,
-            },
-            f"add a {cardio['duration']}-minute {cardio['type']} cardio day to week {m.group(4)}",
+        return _add_session(
+            m,
+            {"name": _cardio_name(cardio["type"]), "exercises": [], "cardio": cardio},
+            week=m.group(4),
+            description=(
+                f"add a {cardio['duration']}-minute {cardio['type']} cardio day to week {m.group(4)}"
+            ),
         )
     if m := re.fullmatch(rf"add\s+session\s+(.+?)\s+to\s+week\s+{_NUM}{_WHEN}", text, flags):
-        session = {"name": m.group(1).strip().strip('"'), "exercises": []}
-        if day := _day(m.group("day")):
-            session["dayOfWeek"] = day
-        return Parsed(
-            "add_session",
-            {
-                "weekNumber": int(m.group(2)),
-                "position": _position(m.group("pos")),
-                "session": session,
-            },
-            f'add session "{session["name"]}" to week {m.group(2)}',
-        )
+        name = m.group(1).strip().strip('"')
+        return _add_session(
+            m, {"name": name, "exercises": []}, week=m.group(2),
+            description=f'add session "{name}" to week {m.group(2)}',
+        )  # fmt: skip
     if m := re.fullmatch(rf"rename\s+session\s+{_SES_REF}\s+(?:to|as)\s+(.+)", text, flags):
         name = m.group(3).strip().strip('"')
         return Parsed(
