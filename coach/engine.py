@@ -14,8 +14,9 @@ Rules:
   object are ``PARSE_ERROR``, schema problems are ``VALIDATION_ERROR`` with a dotted ``field``,
   references that don't exist are ``NOT_FOUND``. An unexpected database error while executing a
   valid call is ``EXECUTION_ERROR`` (that call is rolled back to its savepoint, the batch fails).
-* ``apply_calls`` locks the program row, refuses a stale ``expected_version`` with ``STALE`` on
-  every call, and bumps ``version`` once per successful batch.
+* ``apply_calls`` locks the program row and refuses a stale ``expected_version`` with ``STALE`` on
+  every call. The services bump ``version`` themselves, so a successful batch raises it by one or
+  more; the result carries the version after the run.
 
 Each call costs a constant number of queries: targets are found by position with joins, never by
 loading the program.
@@ -31,7 +32,7 @@ from django.db import DatabaseError, transaction
 from pydantic import BaseModel, ValidationError
 
 from programs.models import Program
-from programs.services import program_bump_version, program_lock
+from programs.services import program_lock
 
 from .preview import build_preview, conflict_warnings
 from .registry import REGISTRY, ToolSpec, get_tool
@@ -315,7 +316,8 @@ def apply_calls(
     *, program: Program, calls: list[ToolCall], expected_version: int | None = None
 ) -> BatchResult:
     """Run every call in order in one transaction with the program row locked; write only if all
-    succeed, then bump ``version`` once (also set on ``program``)."""
+    succeed. The services bump ``version``; the version after the run is returned (and set on
+    ``program``)."""
     try:
         with transaction.atomic():
             locked = program_lock(program_id=program.pk)
@@ -324,7 +326,7 @@ def apply_calls(
             run = _run(program_id=program.pk, calls=calls)
             if not run.success:
                 raise _Rollback(run)
-            version = program_bump_version(program=locked) if calls else locked.version
+            version = Program.objects.values_list("version", flat=True).get(pk=program.pk)
     except _Rollback as failed:
         current = Program.objects.values_list("version", flat=True).get(pk=program.pk)
         return _batch(failed.run, total=len(calls), version=current)

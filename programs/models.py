@@ -229,3 +229,61 @@ class SetResult(models.Model):
 
     def get_owner_object(self) -> Program:
         return self.exercise.session.week.program
+
+
+class RevisionVia(models.TextChoices):
+    CHAT = "chat", "Chat"
+    ADMIN = "admin", "Admin"
+    IMPORT = "import", "Import"
+    UNDO = "undo", "Undo"
+    RESTORE = "restore", "Restore"
+    SEED = "seed", "Seed"
+
+
+class ProgramRevision(models.Model):
+    """One recorded change of a program: who, when, how, and the diff (``programs.history``).
+
+    ``changes`` is a list of ``{"model", "pk", "op", "before", "after", "where"}``: ``op`` is
+    create, update or delete; an update holds only the changed fields, a create or delete the
+    whole row (with its parent id) so it can be removed or recreated with the same primary key;
+    ``where`` names the row by its positions at the time ("Week 2, Session 1, Exercise 3")."""
+
+    program = models.ForeignKey(Program, on_delete=models.CASCADE, related_name="revisions")
+    number = models.PositiveIntegerField(help_text="1-based, per program, in order of recording.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="program_revisions",
+        help_text="Who made the change (empty for the system).",
+    )
+    via = models.CharField(max_length=10, choices=RevisionVia.choices)
+    summary = models.TextField(blank=True)
+    source = models.CharField(
+        max_length=100, blank=True, help_text='What caused it, e.g. "batch:12".'
+    )
+    changes = models.JSONField(default=list)
+    program_version = models.PositiveIntegerField(help_text="The program's version after it.")
+    undoes = models.OneToOneField(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="undone_by",
+        help_text="The revision this one undid.",
+    )
+
+    class Meta:
+        ordering = ["program", "-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["program", "number"], name="revision_unique_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="revision_number_gte_1"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Change #{self.number} of {self.program.name} ({self.via})"
+
+    def get_owner_object(self) -> Program:
+        return self.program

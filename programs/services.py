@@ -1,6 +1,8 @@
 """Every structural change to a program goes through these functions: the tool engine, the admin,
 the import command and the demo seed all call them, so positions stay contiguous and ``version``
-increases on every change.
+increases on every change: each function that changes a program bumps that program's version
+itself (one ``UPDATE ... SET version = version + 1``), so no caller can forget it. A batch of calls
+therefore raises the version by one or more; only "it went up" carries meaning.
 
 Positions are unique among siblings (a database constraint that is not deferrable on SQLite), so a
 shift is done in two bulk updates through a large offset: move the affected rows out of the way,
@@ -51,6 +53,7 @@ def _insert(obj: Week | Session | Exercise, *, position: int) -> None:
     _shift(siblings, low=position, high=None, delta=+1)
     obj.position = position
     obj.save(force_insert=True)
+    _bump(obj)
 
 
 def _remove(obj: Week | Session | Exercise) -> None:
@@ -58,6 +61,7 @@ def _remove(obj: Week | Session | Exercise) -> None:
     position = obj.position
     obj.delete()
     _shift(siblings, low=position + 1, high=None, delta=-1)
+    _bump(obj)
 
 
 def _move(obj: Week | Session | Exercise, *, new_position: int) -> None:
@@ -72,14 +76,18 @@ def _move(obj: Week | Session | Exercise, *, new_position: int) -> None:
         _shift(siblings.exclude(pk=obj.pk), low=old + 1, high=new_position, delta=-1)
     siblings.filter(pk=obj.pk).update(position=new_position)
     obj.position = new_position
+    _bump(obj)
 
 
-def _reorder(siblings: models.QuerySet, ordered_pks: Iterable[int]) -> None:
+def _reorder(
+    siblings: models.QuerySet, ordered_pks: Iterable[int], *, parent: models.Model
+) -> None:
     """Give the siblings positions 1..n in the order of ``ordered_pks`` (used by the admin)."""
     ordered = list(ordered_pks)
     siblings.update(position=F("position") + POSITION_OFFSET)
     for index, pk in enumerate(ordered, start=1):
         siblings.filter(pk=pk).update(position=index)
+    _bump(parent)
 
 
 def next_position(siblings: models.QuerySet) -> int:
@@ -87,6 +95,20 @@ def next_position(siblings: models.QuerySet) -> int:
 
 
 # --- version ------------------------------------------------------------------------------------
+
+
+def _bump(obj: models.Model) -> None:
+    """Raise the version of the program ``obj`` (a program, week, session, cardio block or
+    exercise) belongs to, in one UPDATE whatever the depth (a join, not a load)."""
+    if isinstance(obj, Program):
+        programs = Program.objects.filter(pk=obj.pk)
+    elif isinstance(obj, Week):
+        programs = Program.objects.filter(pk=obj.program_id)
+    elif isinstance(obj, Session):
+        programs = Program.objects.filter(weeks__id=obj.week_id)
+    else:  # an exercise or a cardio block
+        programs = Program.objects.filter(weeks__sessions__id=obj.session_id)
+    programs.update(version=F("version") + 1, updated_at=timezone.now())
 
 
 def program_bump_version(*, program: Program) -> int:
@@ -122,7 +144,7 @@ def week_move(*, week: Week, new_position: int) -> None:
 
 
 def weeks_reorder(*, program: Program, ordered_pks: Iterable[int]) -> None:
-    _reorder(Week.objects.filter(program=program), ordered_pks)
+    _reorder(Week.objects.filter(program=program), ordered_pks, parent=program)
 
 
 # --- sessions -----------------------------------------------------------------------------------
@@ -143,12 +165,13 @@ def session_move(*, session: Session, new_position: int) -> None:
 
 
 def sessions_reorder(*, week: Week, ordered_pks: Iterable[int]) -> None:
-    _reorder(Session.objects.filter(week=week), ordered_pks)
+    _reorder(Session.objects.filter(week=week), ordered_pks, parent=week)
 
 
 def cardio_set(*, session: Session, fields: dict[str, Any] | None) -> CardioBlock | None:
     """Replace the session's cardio block with ``fields``, or remove it when ``fields`` is None."""
     CardioBlock.objects.filter(session=session).delete()
+    _bump(session)
     if fields is None:
         return None
     return CardioBlock.objects.create(session=session, **fields)
@@ -172,19 +195,20 @@ def exercise_move(*, exercise: Exercise, new_position: int) -> None:
 
 
 def exercises_reorder(*, session: Session, ordered_pks: Iterable[int]) -> None:
-    _reorder(Exercise.objects.filter(session=session), ordered_pks)
+    _reorder(Exercise.objects.filter(session=session), ordered_pks, parent=session)
 
 
 # --- whole objects ------------------------------------------------------------------------------
 
 
 def object_update(*, obj: models.Model, fields: dict[str, Any]) -> None:
-    """Set plain fields on a week, session, exercise or cardio block and save only those.
+    """Set plain fields on a program, week, session, exercise or cardio block and save only those.
 
     The values are validated by the caller (the tool engine's pydantic models, the admin's forms)."""
     for name, value in fields.items():
         setattr(obj, name, value)
     obj.save(update_fields=list(fields))
+    _bump(obj)
 
 
 @transaction.atomic
@@ -215,7 +239,7 @@ def session_tree_insert(*, week: Week, position: int, spec: dict[str, Any]) -> S
     with model field names, already validated by the caller."""
     session = session_insert(week=week, position=position, **spec["fields"])
     _create_children(sessions=[(session, spec)])
-    return session
+    return session  # session_insert bumped the version
 
 
 def weeks_tree_insert(
@@ -247,4 +271,5 @@ def weeks_tree_insert(
         )
     sessions = Session.objects.bulk_create(new_sessions)
     _create_children(sessions=[(s, spec) for s, (_, spec) in zip(sessions, pairs, strict=True)])
+    _bump(program)
     return weeks
