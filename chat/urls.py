@@ -11,4 +11,9 @@ urlpatterns = [
     path("messages/<int:message_id>/", views.message_poll, name="message_poll"),
     path("batches/<int:batch_id>/apply/", views.batch_apply, name="batch_apply"),
     path("batches/<int:batch_id>/cancel/", views.batch_cancel, name="batch_cancel"),
+    path("batches/<int:batch_id>/undo/", views.batch_undo, name="batch_undo"),
+    path("batches/<int:batch_id>/calls/<str:call_id>/edit/", views.call_edit, name="call_edit"),
+    path(
+        "batches/<int:batch_id>/calls/<str:call_id>/remove/", views.call_remove, name="call_remove"
+    ),
 ]

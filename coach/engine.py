@@ -15,8 +15,9 @@ Rules:
   references that don't exist are ``NOT_FOUND``. An unexpected database error while executing a
   valid call is ``EXECUTION_ERROR`` (that call is rolled back to its savepoint, the batch fails).
 * ``apply_calls`` locks the program row and refuses a stale ``expected_version`` with ``STALE`` on
-  every call. The services bump ``version`` themselves, so a successful batch raises it by one or
-  more; the result carries the version after the run.
+  every call. The services bump ``Program.version`` themselves, on every change.
+* Tools get a ``ToolContext`` (athlete, program, acting user), never a request or a conversation:
+  the engine knows nothing of the conversation layer.
 
 Each call costs a constant number of queries: targets are found by position with joins, never by
 loading the program.
@@ -37,11 +38,12 @@ from programs.services import program_lock
 from .preview import build_preview, conflict_warnings
 from .registry import REGISTRY, ToolSpec, get_tool
 from .toolcalls import ToolCall
-from .tools.base import ToolError, ToolStateError
+from .tools.base import ToolContext, ToolError, ToolStateError
 
 __all__ = [
     "BatchResult",
     "CallResult",
+    "ToolContext",
     "ToolError",
     "apply_calls",
     "check_call",
@@ -233,7 +235,7 @@ class _Run:
         return all(r.success for r in self.results)
 
 
-def _run_one(*, program_id: int, call: ToolCall) -> tuple[CallResult, list[dict[str, Any]], str]:
+def _run_one(*, ctx: ToolContext, call: ToolCall) -> tuple[CallResult, list[dict[str, Any]], str]:
     args, errors = check_call(call)
     if args is None:
         result = CallResult(call.id, call.name, False, errors, _failure_summary(errors))
@@ -250,7 +252,7 @@ def _run_one(*, program_id: int, call: ToolCall) -> tuple[CallResult, list[dict[
     target = spec.target(args)
     try:
         with transaction.atomic():
-            outcome = spec.execute(program_id=program_id, args=args)
+            outcome = spec.execute(ctx=ctx, args=args)
     except ToolStateError as exc:
         errors = [exc.error]
         return CallResult(call.id, call.name, False, errors, _failure_summary(errors)), [], target
@@ -271,12 +273,12 @@ def _failure_summary(errors: list[ToolError]) -> str:
     return " ".join(e.message for e in errors)
 
 
-def _run(*, program_id: int, calls: list[ToolCall]) -> _Run:
+def _run(*, ctx: ToolContext, calls: list[ToolCall]) -> _Run:
     results: list[CallResult] = []
     details: list[dict[str, Any]] = []
     targets: list[str] = []
     for call in calls:
-        result, call_details, target = _run_one(program_id=program_id, call=call)
+        result, call_details, target = _run_one(ctx=ctx, call=call)
         results.append(result)
         details.extend(call_details)
         targets.append(target)
@@ -301,40 +303,47 @@ class _Rollback(Exception):
         self.run = run
 
 
-def preview_calls(*, program: Program, calls: list[ToolCall]) -> BatchResult:
+def preview_calls(*, ctx: ToolContext, calls: list[ToolCall]) -> BatchResult:
     """Dry run: the same executor on the same state, in order, then everything is rolled back."""
-    version = Program.objects.values_list("version", flat=True).get(pk=program.pk)
+    version = _version(ctx)
     try:
         with transaction.atomic():
-            raise _Rollback(_run(program_id=program.pk, calls=calls))
+            raise _Rollback(_run(ctx=ctx, calls=calls))
     except _Rollback as done:
         run = done.run
     return _batch(run, total=len(calls), version=version)
 
 
+def _version(ctx: ToolContext) -> int:
+    if ctx.program is None:
+        return 0
+    return Program.objects.values_list("version", flat=True).get(pk=ctx.program.pk)
+
+
 def apply_calls(
-    *, program: Program, calls: list[ToolCall], expected_version: int | None = None
+    *, ctx: ToolContext, calls: list[ToolCall], expected_version: int | None = None
 ) -> BatchResult:
     """Run every call in order in one transaction with the program row locked; write only if all
-    succeed. The services bump ``version``; the version after the run is returned (and set on
-    ``program``)."""
+    succeed. Each service bumps ``Program.version`` itself; the result carries the version after
+    the run (also set on ``ctx.program``)."""
     try:
         with transaction.atomic():
-            locked = program_lock(program_id=program.pk)
-            if expected_version is not None and locked.version != expected_version:
-                raise _Rollback(_stale(calls, current=locked.version, expected=expected_version))
-            run = _run(program_id=program.pk, calls=calls)
+            locked = program_lock(program_id=ctx.program.pk) if ctx.program is not None else None
+            current = locked.version if locked is not None else 0
+            if expected_version is not None and current != expected_version:
+                raise _Rollback(_stale(calls, current=current, expected=expected_version))
+            run = _run(ctx=ctx, calls=calls)
             if not run.success:
                 raise _Rollback(run)
-            version = Program.objects.values_list("version", flat=True).get(pk=program.pk)
     except _Rollback as failed:
-        current = Program.objects.values_list("version", flat=True).get(pk=program.pk)
-        return _batch(failed.run, total=len(calls), version=current)
-    program.version = version
+        return _batch(failed.run, total=len(calls), version=_version(ctx))
+    version = _version(ctx)
+    if ctx.program is not None:
+        ctx.program.version = version
     return _batch(run, total=len(calls), version=version)
 
 
-def execute_read(*, program: Program, call: ToolCall) -> CallResult:
+def execute_read(*, ctx: ToolContext, call: ToolCall) -> CallResult:
     """Run one read tool now (the agent loop does, without asking the athlete). The summary is the
     data for the model. Anything but a read tool is refused, and the transaction is rolled back
     whatever happens, so a read can never write."""
@@ -346,13 +355,13 @@ def execute_read(*, program: Program, call: ToolCall) -> CallResult:
         errors = [
             ToolError(
                 code="PERMISSION_DENIED",
-                message=f"{call.name} changes the program, so it needs the athlete's confirmation.",
+                message=f"{call.name} makes a change, so it needs the athlete's confirmation.",
             )
         ]
         return CallResult(call.id, call.name, False, errors, _failure_summary(errors))
     try:
         with transaction.atomic():
-            outcome = spec.execute(program_id=program.pk, args=args)
+            outcome = spec.execute(ctx=ctx, args=args)
             transaction.set_rollback(True)
     except ToolStateError as exc:
         return CallResult(call.id, call.name, False, [exc.error], exc.error.message)

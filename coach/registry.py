@@ -1,5 +1,6 @@
 """The one registry of tools: name, description for the model, argument model (and so the JSON
-Schema sent to providers), kind, confirmation, sensitivity tier, executor and conflict target.
+Schema sent to providers), kind, executor, conflict target, and policy: category, display name,
+sensitivity tier, confirmation and safety rules (``ToolSpec``).
 
 ``tool_definitions()`` gives provider-neutral definitions ``{"name", "description",
 "input_schema"}``; each input schema is self-contained (no ``$ref``/``$defs``, no titles), with
@@ -15,7 +16,14 @@ from typing import Any
 from .tools import exercises, reads, sessions, weeks
 from .tools.base import ToolSpec
 
-__all__ = ["REGISTRY", "ToolSpec", "get_tool", "input_schema", "tool_definitions"]
+__all__ = [
+    "REGISTRY",
+    "ToolSpec",
+    "get_tool",
+    "input_schema",
+    "policy_lines",
+    "tool_definitions",
+]
 
 REGISTRY: dict[str, ToolSpec] = {
     spec.name: spec for family in (exercises, sessions, weeks, reads) for spec in family.SPECS
@@ -75,3 +83,12 @@ def tool_definitions(*, kind: str | None = None) -> list[dict[str, Any]]:
         for spec in REGISTRY.values()
         if kind is None or spec.kind == kind
     ]
+
+
+def policy_lines() -> list[str]:
+    """The registry's safety rules for the system prompt: one line per tool that has any."""
+    lines = []
+    for spec in REGISTRY.values():
+        if spec.safety_rules:
+            lines.append(f"- {spec.name} ({spec.sensitivity}): {' '.join(spec.safety_rules)}")
+    return lines

@@ -200,7 +200,7 @@ def test_coach_tools_apply_writes_when_every_call_succeeds(tmp_path, program):
         session__week__program=program, session__week__position=1, session__position=1, position=1
     )
     assert first.name == "Lunges"
-    assert Program.objects.get(pk=program.pk).version == 2
+    assert Program.objects.get(pk=program.pk).version > 1
 
 
 def test_coach_tools_apply_with_a_failing_call_prints_json_exits_1_and_writes_nothing(

@@ -29,6 +29,12 @@ class Turn:
     # Provider-specific fields of this turn's tool calls, keyed by call id, echoed back verbatim
     # (Gemini's ``extra_content.google.thought_signature`` must be sent back with its call).
     tool_call_extras: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # A user turn may report decisions (Apply, Cancel, undo...) written by the app, not typed:
+    # ``events`` holds them as data and ``athlete_text`` what the athlete typed after the latest
+    # one (None when the turn wasn't built that way). Real providers send only ``content``; the
+    # offline coach reads these instead of parsing prose.
+    events: list[dict[str, Any]] = field(default_factory=list)
+    athlete_text: str | None = None
 
 
 @dataclass

@@ -595,97 +595,40 @@ def with_replies(text: str, replies: list[str]) -> str:
     return text + "\n---\n" + "\n".join(replies)
 
 
-EVENT_PREFIX = "The athlete clicked"
-_RESULT_RE = re.compile(
-    r"(?P<id>\S+) \((?P<name>[a-z_]*)\): (?P<status>Success|Error) — (?P<detail>.*?)"
-    r"(?=; \S+ \([a-z_]*\): (?:Success|Error) — |$)",
-    re.DOTALL,
-)
-
-
-def _unquote(text: str) -> str:
-    text = text.strip()
-    if text.startswith('"'):
-        try:
-            value = json.loads(text)
-        except json.JSONDecodeError:
-            return text
-        return value if isinstance(value, str) else text
-    return text
-
-
-def _classify_outcome(texts: list[str]) -> tuple[str, list[str]]:
-    """``("applied" | "failed" | "cancelled" | "pending", summaries)`` from event notes or tool
-    results, whichever the agent sends."""
-    outcome = "applied"
-    summaries: list[str] = []
-    for text in texts:
-        lowered = text.split("Results:", 1)[0].lower()  # not the summaries' own words
-        if "awaiting" in lowered:
-            outcome = "pending"
-        elif "clicked cancel" in lowered or "cancelled" in lowered or "canceled" in lowered:
-            outcome = "cancelled"
-        elif "failed" in lowered or "nothing was changed" in lowered:
-            outcome = "failed"
-        matches = list(_RESULT_RE.finditer(text))
-        for match in matches:
-            if match.group("status") == "Error" and outcome == "applied":
-                outcome = "failed"
-            detail = _unquote(match.group("detail"))
-            if detail:
-                summaries.append(detail)
-        if not matches:
-            try:
-                data = json.loads(text)
-            except (json.JSONDecodeError, TypeError):
-                data = None
-            if isinstance(data, dict):
-                if data.get("success") is False and outcome == "applied":
-                    outcome = "failed"
-                if isinstance(data.get("summary"), str) and data["summary"]:
-                    summaries.append(data["summary"])
-            elif text.lower().startswith("error") and outcome == "applied":
-                outcome = "failed"
-    return outcome, summaries
-
-
-def acknowledgment(texts: list[str], *, failed: bool = False) -> str:
-    """The reply after Apply or Cancel (an event note, or trailing tool results)."""
-    outcome, summaries = _classify_outcome(texts)
-    if failed and outcome == "applied":
-        outcome = "failed"
+def acknowledgment(event: dict[str, Any]) -> str:
+    """The reply to a decision the app reports (``Turn.events``, structured data, never prose)."""
+    kind = event.get("kind")
+    results = event.get("results") or []
     replies = ["help", "Show my program"]
-    detail = "\n".join(f"- {s}" for s in summaries)
-    if outcome == "pending":
+    summaries = [r.get("summary", "") for r in results if r.get("success") and r.get("summary")]
+    problems = [" ".join(r.get("errors") or []) for r in results if not r.get("success")]
+    if kind in ("applied", "approved"):
+        who = "Your coach approved it: I" if kind == "approved" else "Done — I"
+        noun = "changes" if len(results) > 1 else "change"
+        detail = "".join(f"\n- {s}" for s in summaries)
+        if event.get("edits"):
+            detail += "\n(with your edits)"
+        return with_replies(f"{who} applied the {noun}.{detail}", replies)
+    if kind == "failed":
+        detail = "".join(f"\n- {p}" for p in problems if p)
+        return with_replies(f"That didn't work, so nothing was changed.{detail}", replies)
+    if kind == "review_requested":
         return with_replies(
-            "The change is waiting for you: press Apply Changes or Cancel in the preview.",
+            "I've sent that to your coach for approval. Nothing changes until they approve it.",
             ["help"],
         )
-    if outcome == "cancelled":
-        return with_replies("No problem, nothing was changed.", replies)
-    if outcome == "failed":
-        return with_replies(
-            "That didn't work, so nothing was changed." + (f"\n{detail}" if detail else ""),
-            replies,
+    if kind == "declined":
+        note = (
+            f" Their note: {json.dumps(event.get('note', ''), ensure_ascii=False)}"
+            if event.get("note")
+            else ""
         )
-    plural = "changes" if len(summaries) > 1 else "change"
-    return with_replies(
-        f"Done — I applied the {plural}." + (f"\n{detail}" if detail else ""), replies
-    )
-
-
-def _split_events(text: str) -> tuple[list[str], str]:
-    """A user turn may be an Apply/Cancel event note merged with a typed message (``\\n\\n``):
-    the event notes, and what the athlete typed after the last one."""
-    events: list[str] = []
-    typed: list[str] = []
-    for paragraph in re.split(r"\n\s*\n", text):
-        if paragraph.strip().startswith(EVENT_PREFIX):
-            events.append(paragraph.strip())
-            typed = []
-        elif paragraph.strip():
-            typed.append(paragraph.strip())
-    return events, "\n".join(typed)
+        return with_replies(f"Your coach declined that change, so nothing changed.{note}", replies)
+    if kind == "undone":
+        return with_replies("Undone — your program is back to how it was.", replies)
+    if kind == "expired":
+        return with_replies("Those proposed changes expired; nothing was changed.", replies)
+    return with_replies("No problem, nothing was changed.", replies)
 
 
 class OfflineProvider:
@@ -715,14 +658,19 @@ class OfflineProvider:
                 # The answer of a read tool (``show week 2``): show it as it came.
                 return self._text(with_replies("\n\n".join(t.content for t in trailing), ["help"]))
             return self._text(
-                acknowledgment(
-                    [t.content for t in trailing], failed=any(t.is_error for t in trailing)
+                with_replies(
+                    "The change is waiting for you: press Apply Changes or Cancel in the preview.",
+                    ["help"],
                 )
             )
-        last_user = next((t.content for t in reversed(turns) if t.role == "user"), "")
-        events, message = _split_events(last_user)
-        if events and not message:
-            return self._text(acknowledgment(events))
+        last = next((t for t in reversed(turns) if t.role == "user"), None)
+        if last is not None and last.events and not (last.athlete_text or "").strip():
+            return self._text(acknowledgment(last.events[-1]))
+        message = (
+            ""
+            if last is None
+            else (last.athlete_text if last.athlete_text is not None else last.content)
+        )
         message = message.strip()
         if not message or re.fullmatch(r"(help|commands|\?|/help|menu)[.!?]?", message, re.I):
             return self._text(help_text())

@@ -2,24 +2,48 @@
 of a week, session or exercise by position (one query each, never the whole program) and the
 short descriptions the preview and the call summaries use.
 
-A tool's ``execute(*, program_id, args)`` validates the state first and only then writes through
-``programs.services``; when the state is wrong it raises ``ToolStateError`` before writing
-anything. It returns an ``Outcome``: one summary line and the preview details.
+A tool's ``execute(*, ctx, args)`` gets a ``ToolContext`` (the athlete, the program, the acting
+user; never a request) and its validated arguments. It validates the state first and only then
+writes through its data app's services; when the state is wrong it raises ``ToolStateError``
+before writing anything. It returns an ``Outcome``: one summary line and the preview details.
 """
 
 from __future__ import annotations
 
 import datetime
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from programs.models import CardioBlock, Exercise, Session, Week
+from programs.models import CardioBlock, Exercise, Program, Session, Week
+
+from ..render import quote as render_quote
 
 QUOTE_LIMIT = 80
+
+
+@dataclass(frozen=True)
+class ToolContext:
+    """Who a tool acts for: the athlete whose data it reads or changes, the program the
+    conversation is about (None for athlete-scoped tools without one), and the acting user (the
+    athlete, or the coach deciding a review)."""
+
+    athlete: Any
+    program: Program | None
+    user: Any = None
+
+    @classmethod
+    def for_program(cls, program: Program, *, user: Any = None) -> ToolContext:
+        """The context of a program's own athlete (the command-line tools and benchmarks)."""
+        return cls(athlete=program.athlete, program=program, user=user)
+
+    @property
+    def program_id(self) -> int:
+        if self.program is None:
+            raise ToolStateError("NOT_FOUND", "The athlete has no program yet.")
+        return self.program.pk
 
 
 @dataclass
@@ -51,16 +75,38 @@ class Outcome:
     details: list[dict[str, Any]] = field(default_factory=list)
 
 
+Sensitivity = Literal["low", "medium", "high", "critical"]
+REVIEWED_SENSITIVITIES = ("high", "critical")  # wait for the coach when review mode is on
+
+
 @dataclass(frozen=True)
 class ToolSpec:
+    """One tool: what the model reads about it, how its arguments are checked, how it runs, and
+    its policy (seed 004): ``category`` and ``display_name`` for people, ``sensitivity`` (high and
+    critical changes wait for the coach in review mode), ``requires_confirmation`` (the change
+    waits for the athlete's Apply; a tool without it may be written at once when its guardrails
+    pass), and ``safety_rules``, listed in the system prompt and each enforced by the tool's own
+    state checks."""
+
     name: str
     description: str
     args_model: type[BaseModel]
     kind: Literal["read", "write"]
     requires_confirmation: bool
-    sensitivity: Literal["low", "medium", "high", "critical"]
+    sensitivity: Sensitivity
     execute: Callable[..., Outcome]
     target: Callable[[BaseModel], str]
+    category: str = "program"
+    display_name: str = ""
+    safety_rules: tuple[str, ...] = ()
+
+    @property
+    def label(self) -> str:
+        return self.display_name or self.name.replace("_", " ").capitalize()
+
+    @property
+    def needs_review(self) -> bool:
+        return self.sensitivity in REVIEWED_SENSITIVITIES
 
 
 def no_target(args: BaseModel) -> str:
@@ -71,11 +117,9 @@ def no_target(args: BaseModel) -> str:
 # --- text ---------------------------------------------------------------------------------------
 
 
-def quote(text: str) -> str:
-    """User-written text as bounded, quoted data (it must not read as instructions)."""
-    if len(text) > QUOTE_LIMIT:
-        text = text[: QUOTE_LIMIT - 1] + "…"
-    return json.dumps(text, ensure_ascii=False)
+def quote(text: Any) -> str:
+    """User-written text in a summary: ``coach.render.quote`` with the summaries' shorter bound."""
+    return render_quote(text, limit=QUOTE_LIMIT)
 
 
 def plural(count: int, noun: str) -> str:

@@ -15,6 +15,7 @@ from ..schemas import (
 )
 from .base import (
     Outcome,
+    ToolContext,
     ToolSpec,
     ToolStateError,
     describe_exercise,
@@ -34,12 +35,13 @@ def _exercise_target(args: ModifyExerciseArgs | RemoveExerciseArgs | ReorderExer
     return f"w{args.weekNumber}-s{args.sessionNumber}-e{args.exerciseNumber}"
 
 
-def modify_exercise(*, program_id: int, args: ModifyExerciseArgs) -> Outcome:
+def modify_exercise(*, ctx: ToolContext, args: ModifyExerciseArgs) -> Outcome:
     """Update fields of one exercise; its position and primary key do not change.
 
     Only the fields present in ``updates`` change; ``updates`` must hold at least one field (an
     empty object is a VALIDATION_ERROR). Setting a field to its current value is allowed and shows
     no field change in the preview."""
+    program_id = ctx.program_id
     exercise = get_exercise(
         program_id=program_id,
         week_number=args.weekNumber,
@@ -86,10 +88,11 @@ def _short(value: object) -> str:
     )
 
 
-def add_exercise(*, program_id: int, args: AddExerciseArgs) -> Outcome:
+def add_exercise(*, ctx: ToolContext, args: AddExerciseArgs) -> Outcome:
     """Insert a new exercise at ``position`` (1 to count+1, or "end"); the exercises at and after
     it move down by one. warmupSets defaults to 0 and restSeconds to 120; a new exercise is never
     skipped and has no logged sets."""
+    program_id = ctx.program_id
     session = get_session(
         program_id=program_id, week_number=args.weekNumber, number=args.sessionNumber
     )
@@ -111,11 +114,12 @@ def add_exercise(*, program_id: int, args: AddExerciseArgs) -> Outcome:
     )
 
 
-def remove_exercise(*, program_id: int, args: RemoveExerciseArgs) -> Outcome:
+def remove_exercise(*, ctx: ToolContext, args: RemoveExerciseArgs) -> Outcome:
     """Delete one exercise and its logged sets; the exercises after it move up by one.
 
     A session may be left with no exercises (a rest or cardio day), so removing the last exercise
     is allowed."""
+    program_id = ctx.program_id
     exercise = get_exercise(
         program_id=program_id,
         week_number=args.weekNumber,
@@ -132,10 +136,11 @@ def remove_exercise(*, program_id: int, args: RemoveExerciseArgs) -> Outcome:
     )
 
 
-def reorder_exercises(*, program_id: int, args: ReorderExercisesArgs) -> Outcome:
+def reorder_exercises(*, ctx: ToolContext, args: ReorderExercisesArgs) -> Outcome:
     """Move one exercise to ``newPosition`` (1 to the number of exercises) within its session;
     the ones in between shift by one. Moving an exercise onto its own position is a
     VALIDATION_ERROR (it would change nothing)."""
+    program_id = ctx.program_id
     exercise = get_exercise(
         program_id=program_id,
         week_number=args.weekNumber,
@@ -193,6 +198,8 @@ SPECS = [
         kind="write",
         requires_confirmation=True,
         sensitivity="low",
+        category="program",
+        display_name="Change an exercise",
         execute=modify_exercise,
         target=_exercise_target,
     ),
@@ -207,6 +214,8 @@ SPECS = [
         kind="write",
         requires_confirmation=True,
         sensitivity="low",
+        category="program",
+        display_name="Add an exercise",
         execute=add_exercise,
         target=no_target,
     ),
@@ -221,6 +230,11 @@ SPECS = [
         kind="write",
         requires_confirmation=True,
         sensitivity="medium",
+        category="program",
+        display_name="Remove an exercise",
+        safety_rules=(
+            "Removing a session's last exercise leaves a rest or cardio day; it never removes the session.",
+        ),
         execute=remove_exercise,
         target=_exercise_target,
     ),
@@ -234,6 +248,9 @@ SPECS = [
         kind="write",
         requires_confirmation=True,
         sensitivity="low",
+        category="program",
+        display_name="Move an exercise",
+        safety_rules=("An exercise can't be moved onto its own position.",),
         execute=reorder_exercises,
         target=_exercise_target,
     ),

@@ -8,18 +8,18 @@ from __future__ import annotations
 
 from django.utils import timezone
 
+from ..render import week_lines
 from ..schemas import StrictModel, WeekNumber
-from .base import Outcome, ToolSpec, get_week, no_target
+from .base import Outcome, ToolContext, ToolSpec, get_week, no_target
 
 
 class GetWeekArgs(StrictModel):
     weekNumber: WeekNumber
 
 
-def read_week(*, program_id: int, args: GetWeekArgs) -> Outcome:
+def read_week(*, ctx: ToolContext, args: GetWeekArgs) -> Outcome:
     """Every session of one week with its exercises and cardio (user text quoted as data)."""
-    from coach.context import week_lines  # the same rendering as the summary in the prompt
-
+    program_id = ctx.program_id
     week = get_week(program_id=program_id, number=args.weekNumber)
     return Outcome(summary="\n".join(week_lines([week], today=timezone.localdate())))
 
@@ -36,6 +36,9 @@ SPECS = [
         kind="read",
         requires_confirmation=False,
         sensitivity="low",
+        category="program",
+        display_name="Read a week",
+        safety_rules=("Reads never change anything and never join a batch.",),
         execute=read_week,
         target=no_target,
     ),

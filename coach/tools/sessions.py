@@ -16,6 +16,7 @@ from ..schemas import (
 )
 from .base import (
     Outcome,
+    ToolContext,
     ToolSpec,
     ToolStateError,
     cardio_dict,
@@ -45,12 +46,13 @@ def _describe(session: Session) -> str:
     )
 
 
-def modify_session(*, program_id: int, args: ModifySessionArgs) -> Outcome:
+def modify_session(*, ctx: ToolContext, args: ModifySessionArgs) -> Outcome:
     """Update session-level fields (name, scheduledDate, dayOfWeek, warmup, notes, cardio).
 
     ``cardio: null`` removes the cardio block; a cardio object replaces it whole (a new block,
     not completed). ``scheduledDate: null`` clears the date. ``updates`` must hold at least one
     field (an empty object is a VALIDATION_ERROR). Exercises are untouched."""
+    program_id = ctx.program_id
     session = get_session(
         program_id=program_id, week_number=args.weekNumber, number=args.sessionNumber
     )
@@ -100,10 +102,11 @@ def modify_session(*, program_id: int, args: ModifySessionArgs) -> Outcome:
     )
 
 
-def add_session(*, program_id: int, args: AddSessionArgs) -> Outcome:
+def add_session(*, ctx: ToolContext, args: AddSessionArgs) -> Outcome:
     """Insert a new session with its exercises and optional cardio block at ``position`` (1 to
     count+1, or "end"); later sessions move down by one. No exercises and no cardio makes a rest
     day; no exercises and a cardio block makes a cardio-only day."""
+    program_id = ctx.program_id
     week = get_week(program_id=program_id, number=args.weekNumber)
     count = Session.objects.filter(week=week).count()
     position = insert_position(
@@ -119,10 +122,11 @@ def add_session(*, program_id: int, args: AddSessionArgs) -> Outcome:
     )
 
 
-def remove_session(*, program_id: int, args: RemoveSessionArgs) -> Outcome:
+def remove_session(*, ctx: ToolContext, args: RemoveSessionArgs) -> Outcome:
     """Delete a session with its exercises, cardio block and logged sets; later sessions move up
     by one. A week keeps at least one session: removing its only session is a VALIDATION_ERROR
     (make it a rest day with modify_session/remove_exercise instead)."""
+    program_id = ctx.program_id
     session = get_session(
         program_id=program_id, week_number=args.weekNumber, number=args.sessionNumber
     )
@@ -142,13 +146,14 @@ def remove_session(*, program_id: int, args: RemoveSessionArgs) -> Outcome:
     )
 
 
-def copy_session(*, program_id: int, args: CopySessionArgs) -> Outcome:
+def copy_session(*, ctx: ToolContext, args: CopySessionArgs) -> Outcome:
     """Insert a deep copy of a session (same or other week) at ``position`` in the target week.
 
     Copied: name, dayOfWeek, warm-up, notes, every exercise (its plan, with skipped reset to
     false) and the cardio block's plan. Not copied: logged sets, completion, start time,
     duration, rating and the cardio block's results. The scheduledDate moves by the distance
     between the two weeks' start dates (same day of the target week)."""
+    program_id = ctx.program_id
     source = get_session(
         program_id=program_id,
         week_number=args.sourceWeekNumber,
@@ -230,6 +235,8 @@ SPECS = [
         kind="write",
         requires_confirmation=True,
         sensitivity="low",
+        category="program",
+        display_name="Change a session",
         execute=modify_session,
         target=_session_target,
     ),
@@ -244,6 +251,8 @@ SPECS = [
         kind="write",
         requires_confirmation=True,
         sensitivity="low",
+        category="program",
+        display_name="Add a session",
         execute=add_session,
         target=no_target,
     ),
@@ -256,7 +265,10 @@ SPECS = [
         args_model=RemoveSessionArgs,
         kind="write",
         requires_confirmation=True,
-        sensitivity="medium",
+        sensitivity="high",
+        category="program",
+        display_name="Remove a session",
+        safety_rules=("A week's last session can't be removed.",),
         execute=remove_session,
         target=_session_target,
     ),
@@ -270,6 +282,9 @@ SPECS = [
         kind="write",
         requires_confirmation=True,
         sensitivity="low",
+        category="program",
+        display_name="Copy a session",
+        safety_rules=("Copies the plan, never the logged results.",),
         execute=copy_session,
         target=no_target,
     ),

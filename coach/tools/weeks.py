@@ -8,6 +8,7 @@ from programs.models import Program, Session, Week
 from ..schemas import WEEK_FIELDS, AddWeekArgs, ModifyWeekArgs, RemoveWeekArgs, week_tree_spec
 from .base import (
     Outcome,
+    ToolContext,
     ToolSpec,
     ToolStateError,
     describe_week,
@@ -26,11 +27,12 @@ def _week_target(args: ModifyWeekArgs | RemoveWeekArgs) -> str:
     return f"w{args.weekNumber}"
 
 
-def modify_week(*, program_id: int, args: ModifyWeekArgs) -> Outcome:
+def modify_week(*, ctx: ToolContext, args: ModifyWeekArgs) -> Outcome:
     """Update week-level fields (phase, startDate, endDate, description). Dates are ISO; the
     resulting endDate must not be before the resulting startDate (checked against the week's
     current dates when only one is sent). Session dates are not moved. ``updates`` must hold at
     least one field (an empty object is a VALIDATION_ERROR)."""
+    program_id = ctx.program_id
     week = get_week(program_id=program_id, number=args.weekNumber)
     changes = args.updates.changes()
     start = changes.get("startDate", week.start_date)
@@ -65,11 +67,12 @@ def modify_week(*, program_id: int, args: ModifyWeekArgs) -> Outcome:
     )
 
 
-def add_week(*, program_id: int, args: AddWeekArgs) -> Outcome:
+def add_week(*, ctx: ToolContext, args: AddWeekArgs) -> Outcome:
     """Insert one or more complete weeks at ``position`` (1 to count+1, or "end"); later weeks
     move down by the number inserted. A weekNumber inside a week object is ignored: weeks are
     numbered by where they land. Each week needs at least one session; its endDate must not be
     before its startDate."""
+    program_id = ctx.program_id
     program = Program(pk=program_id)  # only its pk is needed; saves a query
     count = Week.objects.filter(program_id=program_id).count()
     position = insert_position(args.position, count=count, where="The program", noun="week")
@@ -91,9 +94,10 @@ def add_week(*, program_id: int, args: AddWeekArgs) -> Outcome:
     return Outcome(summary=summary, details=details)
 
 
-def remove_week(*, program_id: int, args: RemoveWeekArgs) -> Outcome:
+def remove_week(*, ctx: ToolContext, args: RemoveWeekArgs) -> Outcome:
     """Delete a week with all its sessions, exercises and logged results; later weeks move up by
     one. The program keeps at least one week: removing the only week is a VALIDATION_ERROR."""
+    program_id = ctx.program_id
     week = get_week(program_id=program_id, number=args.weekNumber)
     if Week.objects.filter(program_id=program_id).count() <= 1:
         raise ToolStateError(
@@ -122,6 +126,9 @@ SPECS = [
         kind="write",
         requires_confirmation=True,
         sensitivity="medium",
+        category="program",
+        display_name="Change a week",
+        safety_rules=("A week's end date can't be before its start date.",),
         execute=modify_week,
         target=_week_target,
     ),
@@ -136,6 +143,9 @@ SPECS = [
         kind="write",
         requires_confirmation=True,
         sensitivity="high",
+        category="program",
+        display_name="Add a week",
+        safety_rules=("At most 520 weeks.",),
         execute=add_week,
         target=no_target,
     ),
@@ -148,7 +158,10 @@ SPECS = [
         args_model=RemoveWeekArgs,
         kind="write",
         requires_confirmation=True,
-        sensitivity="high",
+        sensitivity="critical",
+        category="program",
+        display_name="Remove a week",
+        safety_rules=("The program's last week can't be removed.",),
         execute=remove_week,
         target=_week_target,
     ),

@@ -140,6 +140,11 @@ LLM_MAX_RETRIES = env_int("LLM_MAX_RETRIES", 3)
 LLM_MAX_RETRY_WAIT = env_float("LLM_MAX_RETRY_WAIT", 20.0)
 LLM_MAX_TOKENS = env_int("LLM_MAX_TOKENS", 1024)
 AGENT_MAX_MODEL_CALLS = env_int("AGENT_MAX_MODEL_CALLS", 5)
+# An undecided batch of proposed changes expires after this many days (seed 004).
+PROPOSAL_TTL_DAYS = env_float("PROPOSAL_TTL_DAYS", 7.0)
+CELERY_BEAT_SCHEDULE = {
+    "expire-proposals": {"task": "chat.tasks.expire_proposals", "schedule": 3600.0},
+}
 
 LOGGING = {
     "version": 1,

@@ -5,21 +5,17 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection, transaction
 
+from chat.agent import run_turn
 from chat.models import Conversation, Message, PendingToolBatch
-from chat.services import (
-    MAX_MESSAGE_CHARS,
-    batch_apply,
-    batch_cancel,
-    conversation_for_athlete,
-    message_send,
-    open_batch,
-    program_week_view,
-)
-from coach.agent import run_turn
+from chat.proposals import apply as batch_apply
+from chat.proposals import cancel as batch_cancel
+from chat.proposals import open_batch
+from chat.services import MAX_MESSAGE_CHARS, conversation_for_athlete, message_send
 from programs.models import Exercise, Program
+from programs.selectors import program_week_view
 from programs.services import object_update, program_bump_version
 from tests.calls import MORE_SETS, RENAME
-from tests.coach.scripted_provider import ScriptedProvider
+from tests.chat.scripted_provider import ScriptedProvider
 from tests.factories import (
     CardioBlockFactory,
     ConversationFactory,
@@ -68,7 +64,7 @@ def scripted_llm(monkeypatch):
             text="Noted.\n---\nOK", tool_calls=[], provider="scripted", model="scripted-1"
         )
     )
-    monkeypatch.setattr("coach.llm.get_provider", lambda **kw: provider)
+    monkeypatch.setattr("chat.agent.get_provider", lambda **kw: provider)
     return provider
 
 
@@ -150,7 +146,7 @@ def test_apply_runs_every_call_once_and_queues_an_acknowledgment(
     with django_capture_on_commit_callbacks(execute=True):
         decision = batch_apply(batch_id=batch.pk, user=program.athlete, revision=batch.revision)
     assert decision.outcome == "applied"
-    assert version(program) == start + 1
+    assert version(program) == start + 2  # each change bumps the version
     assert first_exercise(program).name == "Goblet Squat"
     assert first_exercise(program, 2).working_sets == 5
     batch.refresh_from_db()
@@ -159,9 +155,9 @@ def test_apply_runs_every_call_once_and_queues_an_acknowledgment(
     assert [r["success"] for r in batch.results] == [True, True]
     event = conversation.messages.get(role="event")
     assert event.content == "You applied 2 changes."
-    assert event.llm_content.startswith(
-        "The athlete clicked Apply Changes. Results: call_1 (modify_exercise): Success"
-    )
+    assert event.decision.kind == "applied"
+    assert [r["success"] for r in event.decision.results] == [True, True]
+    assert event.decision.program_revision is not None
     decision.followup.refresh_from_db()
     assert decision.followup.reply_to == event
     assert decision.followup.status == "complete"
@@ -239,7 +235,7 @@ def test_a_failed_apply_keeps_the_batch_open_names_the_call_and_can_be_retried(
     assert decision.outcome == "failed" and decision.followup is None
     batch.refresh_from_db()
     assert batch.status == "failed" and batch.is_open
-    assert batch.error_message.startswith("Change 2 of 2 (remove_exercise) failed: ")
+    assert batch.error_message.startswith("Change 2 of 2 (remove an exercise) failed: ")
     assert "only 3 exercises" in batch.error_message
     assert first_exercise(program).name == "Back Squat"
     assert version(program) == start
@@ -299,8 +295,10 @@ def test_cancel_discards_the_batch_and_tells_the_model(
     assert version(program) == start
     assert first_exercise(program).name == "Back Squat"
     event = conversation.messages.get(role="event")
-    assert event.llm_content == "The athlete clicked Cancel. Nothing was changed."
-    assert scripted_llm.requests[-1].turns[-1].content == event.llm_content
+    assert event.decision.kind == "cancelled" and event.decision.actor == program.athlete
+    assert (
+        "The athlete cancelled the proposed changes." in scripted_llm.requests[-1].turns[-1].content
+    )
     assert (
         batch_apply(batch_id=batch.pk, user=program.athlete, revision=batch.revision).outcome
         == "already_decided"
@@ -339,7 +337,7 @@ def test_two_simultaneous_applies_write_once(monkeypatch):
     program = build_program(weeks=1, sessions=1, exercises=4)
     conversation = ConversationFactory(program=program)
     provider = ScriptedProvider().calls(RENAME, MORE_SETS, text="Both?").text("Done.\n---\nOK")
-    monkeypatch.setattr("coach.llm.get_provider", lambda **kw: provider)
+    monkeypatch.setattr("chat.agent.get_provider", lambda **kw: provider)
     message_send(conversation=conversation, text="change both")  # commits: the eager task runs
     batch = PendingToolBatch.objects.get(conversation=conversation)
     start = version(program)
@@ -367,7 +365,7 @@ def test_two_simultaneous_applies_write_once(monkeypatch):
         thread.join(timeout=30)
     assert errors == []
     assert sorted(outcomes) == ["already_decided", "applied"]
-    assert version(program) == start + 1
+    assert version(program) == start + 2  # two changes, applied once
     assert Message.objects.filter(conversation=conversation, role="event").count() == 1
 
 

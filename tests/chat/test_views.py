@@ -12,10 +12,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from chat import services
+from chat import proposals, services
 from chat.models import Message, PendingToolBatch
 from chat.templatetags.chat_tags import humanize_field, show_value
-from coach.engine import preview_calls
+from coach.engine import ToolContext, preview_calls
 from coach.toolcalls import ToolCall
 from programs.models import Exercise
 from programs.services import object_update, program_bump_version
@@ -66,7 +66,7 @@ def make_batch(conversation, calls: list[ToolCall]) -> PendingToolBatch:
     """An open batch as the agent leaves it: the calls, previewed on the current program."""
     program = conversation.program
     program.refresh_from_db()
-    result = preview_calls(program=program, calls=calls)
+    result = preview_calls(ctx=ToolContext.for_program(program), calls=calls)
     return PendingToolBatch.objects.create(
         conversation=conversation,
         calls=[call.to_dict() for call in calls],
@@ -488,7 +488,7 @@ def test_a_refusal_from_the_service_is_a_403(athlete_client, conversation, monke
     def refuse(**kwargs):
         raise PermissionDenied("not yours")
 
-    monkeypatch.setattr(services, "batch_apply", refuse)
+    monkeypatch.setattr(proposals, "apply", refuse)
     response = athlete_client.post(
         reverse("chat:batch_apply", args=[batch.pk]), {"revision": batch.revision}, headers=HX
     )

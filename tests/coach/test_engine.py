@@ -7,7 +7,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from coach.engine import apply_calls, check_call, execute_read, preview_calls
+from coach.engine import ToolContext, apply_calls, check_call, execute_read, preview_calls
 from coach.registry import REGISTRY, get_tool, tool_definitions
 from coach.toolcalls import ToolCall
 from programs.export import export_program
@@ -52,7 +52,11 @@ def test_registry_holds_the_eleven_write_tools_needing_confirmation_and_one_read
         assert spec.requires_confirmation is (spec.kind == "write")
         assert spec.sensitivity in {"low", "medium", "high", "critical"}
     assert get_tool("get_week").sensitivity == "low"
-    assert get_tool("remove_week").sensitivity == "high"
+    assert get_tool("remove_week").sensitivity == "critical"
+    assert get_tool("remove_session").sensitivity == "high"
+    assert get_tool("remove_week").needs_review and not get_tool("modify_exercise").needs_review
+    assert get_tool("remove_week").category == "program"
+    assert get_tool("remove_week").label == "Remove a week"
     assert get_tool("add_week").sensitivity == "high"
     assert get_tool("modify_exercise").sensitivity == "low"
     assert get_tool("nope") is None
@@ -389,15 +393,26 @@ def test_calls_after_a_failure_are_still_checked_against_the_state_so_far(progra
     assert len(exercise_names(program, 1, 1)) == 4
 
 
-def test_successful_batch_bumps_version_once(program):
+def test_each_change_of_a_batch_bumps_the_version_and_the_result_carries_the_last(program):
     result = apply(
         program,
         call("modify_session", weekNumber=1, sessionNumber=1, updates={"name": "A"}),
         call("modify_session", weekNumber=1, sessionNumber=2, updates={"name": "B"}),
     )
-    assert result.program_version == 2
-    assert program.version == 2
-    assert Program.objects.get(pk=program.pk).version == 2
+    assert result.program_version == 3
+    assert program.version == 3
+    assert Program.objects.get(pk=program.pk).version == 3
+
+
+def test_a_failed_batch_leaves_the_version_as_it_was(program):
+    result = apply(
+        program,
+        call("modify_session", weekNumber=1, sessionNumber=1, updates={"name": "A"}),
+        call("remove_week", weekNumber=9),
+    )
+    assert not result.success
+    assert result.program_version == 1
+    assert Program.objects.get(pk=program.pk).version == 1
 
 
 def test_stale_expected_version_writes_nothing_and_marks_every_call(program):
@@ -474,7 +489,7 @@ def test_preview_describes_exactly_what_apply_does(program):
             detail.pop("toolCallId")
     assert previewed["results"] == applied["results"]
     assert previewed["preview"] == applied["preview"]
-    assert applied["program_version"] == previewed["program_version"] + 1
+    assert applied["program_version"] > previewed["program_version"]
 
 
 def test_modify_preview_field_changes_match_the_export_after_apply(program):
@@ -518,7 +533,7 @@ def test_preview_inside_an_outer_transaction_rolls_back_only_its_own_work(progra
 
 def _count_queries(program, runner):
     with CaptureQueriesContext(connection) as captured:
-        result = runner(program=program, calls=_mixed())
+        result = runner(ctx=ToolContext.for_program(program), calls=_mixed())
     assert result.success, result.to_dict()
     return len(captured)
 
@@ -587,7 +602,7 @@ def test_unexpected_database_error_is_an_execution_error_and_later_calls_still_r
 def test_get_week_reads_one_week_and_changes_nothing():
     program = build_program(weeks=3, sessions=2, exercises=2)
     before = export_program(program)
-    result = execute_read(program=program, call=call("get_week", weekNumber=3))
+    result = execute_read(ctx=ToolContext.for_program(program), call=call("get_week", weekNumber=3))
     assert result.success, result.errors
     lines = result.summary.splitlines()
     assert lines[0].startswith("Week 3: phase ")
@@ -600,7 +615,7 @@ def test_get_week_reads_one_week_and_changes_nothing():
 
 def test_get_week_of_a_missing_week_names_the_real_count():
     program = build_program(weeks=3, sessions=1, exercises=1)
-    result = execute_read(program=program, call=call("get_week", weekNumber=4))
+    result = execute_read(ctx=ToolContext.for_program(program), call=call("get_week", weekNumber=4))
     assert not result.success
     assert [(e.code, e.message) for e in result.errors] == [
         ("NOT_FOUND", "The program has 3 weeks; week 4 doesn't exist.")
@@ -609,7 +624,9 @@ def test_get_week_of_a_missing_week_names_the_real_count():
 
 def test_a_write_tool_cannot_run_as_a_read():
     program = build_program(weeks=1, sessions=1, exercises=1)
-    result = execute_read(program=program, call=call("remove_week", weekNumber=1))
+    result = execute_read(
+        ctx=ToolContext.for_program(program), call=call("remove_week", weekNumber=1)
+    )
     assert [e.code for e in result.errors] == ["PERMISSION_DENIED"]
     assert program.weeks.count() == 1
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from coach.engine import BatchResult, apply_calls, preview_calls
+from coach.engine import BatchResult, ToolContext, apply_calls, preview_calls
 from coach.toolcalls import ToolCall
 from programs.models import Exercise, Program, Session, Week
 
@@ -17,11 +17,11 @@ def call(name: str, **arguments: Any) -> ToolCall:
 
 
 def apply(program: Program, *calls: ToolCall, **kwargs: Any) -> BatchResult:
-    return apply_calls(program=program, calls=list(calls), **kwargs)
+    return apply_calls(ctx=ToolContext.for_program(program), calls=list(calls), **kwargs)
 
 
 def preview(program: Program, *calls: ToolCall) -> BatchResult:
-    return preview_calls(program=program, calls=list(calls))
+    return preview_calls(ctx=ToolContext.for_program(program), calls=list(calls))
 
 
 def exercise_names(program: Program, week: int, session: int) -> list[str]:

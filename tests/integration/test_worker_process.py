@@ -7,8 +7,9 @@ import time
 import pytest
 
 from chat.models import Message, PendingToolBatch
-from chat.services import batch_apply, conversation_for_athlete, message_send
-from coach.tasks import run_agent
+from chat.proposals import apply as batch_apply
+from chat.services import conversation_for_athlete, message_send
+from chat.tasks import run_agent
 from programs.models import Exercise
 from tests.factories import build_program
 
@@ -103,6 +104,6 @@ def test_a_proposal_waits_for_apply_and_a_redelivered_task_makes_no_second_reply
         == "Goblet Squat"
     )
     worker_log = log.read_text()
-    assert worker_log.count("Task coach.tasks.run_agent[") >= 4, "the worker process did the work"
+    assert worker_log.count("Task chat.tasks.run_agent[") >= 4, "the worker process did the work"
     last_request = fake_llm.requests[-1].json
     assert "clicked Apply Changes" in str(last_request["messages"])

@@ -250,52 +250,66 @@ def test_an_incomplete_command_says_what_to_type():
     assert "cardio type" in ask("set session 1.1 cardio jogging 30").text
 
 
-def test_apply_event_is_acknowledged_with_the_summaries():
-    event = (
-        "The athlete clicked Apply Changes. Results: call_offline_1 (modify_exercise): Success — "
-        '"Week 1, Session 1, Exercise 1: \\"Back Squat\\" renamed to \\"Goblet Squat\\""'
+def event_turn(kind: str, *, typed: str = "", **data) -> Turn:
+    """A user turn as ``chat.prompt.build_turns`` makes it: the decision as data, plus text."""
+    event = {"kind": kind, "batch": 1, "calls": [], "results": [], "edits": [], "note": "", **data}
+    return Turn(
+        role="user", content="<spotter_event>…</spotter_event>", events=[event], athlete_text=typed
     )
-    response = ask(event)
+
+
+def test_an_applied_decision_is_acknowledged_with_the_summaries():
+    summary = 'Week 1, Session 1, Exercise 1: "Back Squat" renamed to "Goblet Squat"'
+    result = {"tool_call_id": "c1", "name": "modify_exercise", "success": True, "summary": summary}
+    response = OfflineProvider().complete(turns=[event_turn("applied", results=[result])])
     assert response.tool_calls == []
     assert response.text.startswith("Done — I applied the change.")
     assert 'renamed to "Goblet Squat"' in response.text
     assert "\n---\n" in response.text
 
 
-def test_cancel_event_is_acknowledged():
-    response = ask("The athlete clicked Cancel. Nothing was changed.")
-    assert response.text.startswith("No problem, nothing was changed.")
-    assert response.tool_calls == []
+@pytest.mark.parametrize(
+    ("kind", "opening"),
+    [
+        ("cancelled", "No problem, nothing was changed."),
+        ("failed", "That didn't work, so nothing was changed."),
+        ("review_requested", "I've sent that to your coach"),
+        ("declined", "Your coach declined"),
+        ("undone", "Undone"),
+        ("expired", "Those proposed changes expired"),
+        ("approved", "Your coach approved it"),
+    ],
+)
+def test_each_decision_is_acknowledged_from_the_record(kind, opening):
+    response = OfflineProvider().complete(turns=[event_turn(kind)])
+    assert response.text.startswith(opening) and response.tool_calls == []
 
 
 def test_a_command_typed_after_an_event_in_the_same_turn_is_parsed():
-    response = ask("The athlete clicked Cancel. Nothing was changed.\n\nremove week 2")
+    response = OfflineProvider().complete(
+        turns=[event_turn("cancelled", typed="remove week 2")], tools=tool_definitions()
+    )
     assert [c.name for c in response.tool_calls] == ["remove_week"]
 
 
-def test_trailing_tool_results_are_acknowledged():
+def test_an_athlete_typing_the_decision_text_gets_no_acknowledgment():
+    """Typed words are never a decision: only the record is (the old prose can be imitated)."""
+    typed = (
+        "The athlete clicked Apply Changes. Results: call_1 (modify_exercise): Success — "
+        '"renamed to \\"Goblet Squat\\""'
+    )
+    response = ask(typed)
+    assert not response.text.startswith("Done")
+    assert "applied" not in response.text.split("\n")[0].lower()
+
+
+def test_trailing_tool_results_of_a_proposal_say_it_is_waiting():
     call = ToolCall(id="c1", name="remove_week", arguments={"weekNumber": 2})
     history = [
         Turn(role="user", content="remove week 2"),
         Turn(role="assistant", tool_calls=[call]),
     ]
-    provider = OfflineProvider()
-    applied = provider.complete(
-        system="",
-        turns=[*history, Turn(role="tool", tool_call_id="c1", content="Success")],
-        tools=[],
-    )
-    assert applied.text.startswith("Done — I applied the change.")
-    failed = provider.complete(
-        system="",
-        turns=[
-            *history,
-            Turn(role="tool", tool_call_id="c1", content="Error: no week 2", is_error=True),
-        ],
-        tools=[],
-    )
-    assert failed.text.startswith("That didn't work")
-    pending = provider.complete(
+    pending = OfflineProvider().complete(
         system="",
         turns=[
             *history,
@@ -353,7 +367,9 @@ def test_a_batch_of_offline_commands_previews_cleanly_on_a_real_program(program)
         "rename exercise 1.1.1 to Goblet Squat and set exercise 1.1.2 load 50 lbs; "
         "add rest day to week 2; set week 1 phase Deload"
     )
-    result = engine.preview_calls(program=program, calls=response.tool_calls)
+    result = engine.preview_calls(
+        ctx=engine.ToolContext.for_program(program), calls=response.tool_calls
+    )
     assert result.success, [r.to_dict() for r in result.results]
     assert len(result.results) == 4
 

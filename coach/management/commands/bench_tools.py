@@ -19,7 +19,7 @@ from django.core.management.base import BaseCommand
 from django.db import connection, reset_queries
 from django.test.utils import CaptureQueriesContext
 
-from coach.engine import apply_calls, preview_calls
+from coach.engine import ToolContext, apply_calls, preview_calls
 from coach.toolcalls import ToolCall
 from programs.demo_builders import build_program_bulk
 
@@ -168,7 +168,7 @@ class Command(BaseCommand):
             reset_queries()  # the query log is a bounded deque; start each count from empty
             with CaptureQueriesContext(connection) as captured:
                 started = time.perf_counter()
-                result = preview_calls(program=base, calls=calls)
+                result = preview_calls(ctx=ToolContext.for_program(base), calls=calls)
                 preview_ms.append((time.perf_counter() - started) * 1000)
             if not result.success:
                 raise RuntimeError(f"bench batch failed in preview: {result.to_dict()['results']}")
@@ -179,7 +179,7 @@ class Command(BaseCommand):
             reset_queries()
             with CaptureQueriesContext(connection) as captured:
                 started = time.perf_counter()
-                result = apply_calls(program=program, calls=calls)
+                result = apply_calls(ctx=ToolContext.for_program(program), calls=calls)
                 apply_ms.append((time.perf_counter() - started) * 1000)
             if not result.success:
                 raise RuntimeError(f"bench batch failed in apply: {result.to_dict()['results']}")

@@ -15,7 +15,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from coach.engine import apply_calls, preview_calls
+from coach.engine import ToolContext, apply_calls, preview_calls
 from coach.registry import tool_definitions
 from coach.toolcalls import ToolCall
 from programs.models import Program
@@ -49,9 +49,9 @@ class Command(BaseCommand):
             raise CommandError("The file must hold a JSON list of tool calls.")
         calls = [ToolCall.from_raw(item) for item in raw]
         if options["action"] == "preview":
-            result = preview_calls(program=program, calls=calls)
+            result = preview_calls(ctx=ToolContext.for_program(program), calls=calls)
         else:
-            result = apply_calls(program=program, calls=calls)
+            result = apply_calls(ctx=ToolContext.for_program(program), calls=calls)
         self.stdout.write(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
         if not result.success:
             failed = sum(1 for r in result.results if not r.success)

@@ -7,12 +7,18 @@ A ``Conversation`` belongs to one athlete and one program. Its ``Message``s are 
   sends a message and filled in by the Celery worker (``coach.agent.run_turn``).
 * ``tool``: the answer to one tool call of an assistant message, sent back to the model, hidden in
   the UI.
-* ``event``: a note to the model that the athlete clicked Apply Changes or Cancel, with the results;
-  shown in the UI as a small centred line.
+* ``event``: a decision on a batch (applied, cancelled, edited, undone, expired...), shown in the UI
+  as a small centred line. Its ``decision`` is the structured record; what the model reads is
+  rendered from that record (``chat.notes``), never from the displayed text.
 
 A ``PendingToolBatch`` is the queue of write calls the model proposed (seed 000, "Confirmation Flow
-Notes"). At most one batch per conversation is open (pending, failed or stale) at a time; only the
-athlete's click on Apply Changes runs it (``chat.services.batch_apply``).
+Notes"). At most one batch per conversation is open (pending, failed, stale or awaiting the coach's
+review) at a time; only ``chat.proposals`` writes batches, and only the athlete's click on Apply
+Changes (or a coach's approval of it) runs one.
+
+A ``BatchDecision`` is one decision on a batch, written with the change (who, when, the calls as
+they stood, their results, the edits). A ``ToolCallRecord`` is the audit log staff read: one row per
+tool call a model made, with every status transition.
 """
 
 from __future__ import annotations
@@ -82,6 +88,14 @@ class Message(models.Model):
         help_text="The read-tool rounds before the final reply: "
         '[{"text", "tool_calls", "tool_call_extras", "results": [{"tool_call_id", "content", "is_error"}]}].',
     )
+    decision = models.ForeignKey(
+        "BatchDecision",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="events",
+        help_text="For an event: the decision it reports (the model's text is rendered from it).",
+    )
     tool_call_id = models.CharField(max_length=200, blank=True)
     is_error = models.BooleanField(default=False)
     suggested_replies = models.JSONField(default=list, blank=True)
@@ -144,12 +158,21 @@ class Message(models.Model):
 class PendingToolBatch(models.Model):
     class BatchStatus(models.TextChoices):
         PENDING = "pending", "Waiting for the athlete"
+        AWAITING_REVIEW = "awaiting_review", "Waiting for the coach's review (still open)"
         APPLIED = "applied", "Applied"
         CANCELLED = "cancelled", "Cancelled"
         FAILED = "failed", "Apply failed (still open)"
         STALE = "stale", "Program changed; re-previewed (still open)"
+        EXPIRED = "expired", "Expired"
+        DECLINED = "declined", "Declined by the coach"
+        UNDONE = "undone", "Applied, then undone"
 
-    OPEN_STATUSES = (BatchStatus.PENDING, BatchStatus.FAILED, BatchStatus.STALE)
+    OPEN_STATUSES = (
+        BatchStatus.PENDING,
+        BatchStatus.FAILED,
+        BatchStatus.STALE,
+        BatchStatus.AWAITING_REVIEW,
+    )
 
     conversation = models.ForeignKey(Conversation, on_delete=models.CASCADE, related_name="batches")
     status = models.CharField(
@@ -158,8 +181,8 @@ class PendingToolBatch(models.Model):
     calls = models.JSONField(default=list, help_text="ToolCall dicts, in the order they will run.")
     revision = models.PositiveIntegerField(
         default=1,
-        help_text="Increases whenever the batch changes (calls added, re-previewed); an Apply "
-        "click names the revision the athlete saw.",
+        help_text="Increases whenever the batch changes (calls added, edited, re-previewed); an "
+        "Apply click names the revision the athlete saw.",
     )
     preview = models.JSONField(default=dict, blank=True, help_text="The engine's preview dict.")
     program_version = models.PositiveIntegerField(help_text="The program version previewed on.")
@@ -169,6 +192,10 @@ class PendingToolBatch(models.Model):
     error_message = models.TextField(
         blank=True, help_text="Which call failed and why, written for the athlete."
     )
+    needs_review = models.BooleanField(
+        default=False,
+        help_text="The athlete clicked Apply, and a high or critical change waits for the coach.",
+    )
     decided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -177,6 +204,9 @@ class PendingToolBatch(models.Model):
         related_name="+",
     )
     decided_at = models.DateTimeField(null=True, blank=True)
+    expires_at = models.DateTimeField(
+        null=True, blank=True, help_text="An open batch expires then (PROPOSAL_TTL_DAYS)."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -187,12 +217,24 @@ class PendingToolBatch(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["conversation"],
-                condition=Q(status__in=["pending", "failed", "stale"]),
+                condition=Q(status__in=["pending", "failed", "stale", "awaiting_review"]),
                 name="batch_one_open_per_conversation",
             ),
             models.CheckConstraint(condition=Q(revision__gte=1), name="batch_revision_gte_1"),
             models.CheckConstraint(
-                condition=Q(status__in=["pending", "applied", "cancelled", "failed", "stale"]),
+                condition=Q(
+                    status__in=[
+                        "pending",
+                        "awaiting_review",
+                        "applied",
+                        "cancelled",
+                        "failed",
+                        "stale",
+                        "expired",
+                        "declined",
+                        "undone",
+                    ]
+                ),
                 name="batch_status_valid",
             ),
         ]
@@ -206,3 +248,84 @@ class PendingToolBatch(models.Model):
 
     def get_owner_object(self):
         return self.conversation.program
+
+
+class BatchDecision(models.Model):
+    """One decision on a batch, stored as data (zulip's RealmAuditLog shape): what happened, who
+    did it, when, the calls as they stood, their results and the edits. The note the model reads
+    and the line the athlete sees are both rendered from this row (``chat.notes``)."""
+
+    class Kind(models.TextChoices):
+        APPLIED = "applied", "Applied"
+        CANCELLED = "cancelled", "Cancelled"
+        FAILED = "failed", "Apply failed"
+        STALE = "stale", "Stale (re-previewed)"
+        EXPIRED = "expired", "Expired"
+        EDITED = "edited", "Edited"
+        REMOVED = "removed", "Item removed"
+        REVIEW_REQUESTED = "review_requested", "Sent to the coach for review"
+        APPROVED = "approved", "Approved by the coach"
+        DECLINED = "declined", "Declined by the coach"
+        UNDONE = "undone", "Undone"
+
+    batch = models.ForeignKey(PendingToolBatch, on_delete=models.CASCADE, related_name="decisions")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="Who decided (empty for the system: expiry).",
+    )
+    batch_revision = models.PositiveIntegerField()
+    calls = models.JSONField(default=list, help_text="The calls as they stood (ToolCall dicts).")
+    proposed = models.JSONField(
+        default=list, help_text="The calls as the model proposed them, before any edit."
+    )
+    results = models.JSONField(default=list, blank=True, help_text="CallResult dicts.")
+    edits = models.JSONField(
+        default=list,
+        blank=True,
+        help_text='[{"call_id", "name", "field", "before", "after"}] or [{"call_id", "name", '
+        '"removed": true}].',
+    )
+    note = models.TextField(blank=True, help_text="The coach's note, or why it failed.")
+    program_revision = models.ForeignKey(
+        "programs.ProgramRevision",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The program revision this decision wrote (applied, approved, undone).",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(
+                    kind__in=[
+                        "applied",
+                        "cancelled",
+                        "failed",
+                        "stale",
+                        "expired",
+                        "edited",
+                        "removed",
+                        "review_requested",
+                        "approved",
+                        "declined",
+                        "undone",
+                    ]
+                ),
+                name="decision_kind_valid",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} (batch {self.batch_id})"
+
+    def get_owner_object(self):
+        return self.batch.conversation.program

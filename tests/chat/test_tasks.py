@@ -3,9 +3,9 @@ from django.conf import settings
 
 from chat.models import Message
 from chat.services import message_send
+from chat.tasks import run_agent
 from coach.llm.base import LLMResponse
-from coach.tasks import run_agent
-from tests.coach.scripted_provider import ScriptedProvider
+from tests.chat.scripted_provider import ScriptedProvider
 from tests.factories import ConversationFactory
 
 pytestmark = pytest.mark.django_db
@@ -16,7 +16,7 @@ def provider(monkeypatch):
     scripted = ScriptedProvider(
         default=LLMResponse(text="Hi!\n---\nThanks", tool_calls=[], provider="scripted", model="m")
     )
-    monkeypatch.setattr("coach.llm.get_provider", lambda **kw: scripted)
+    monkeypatch.setattr("chat.agent.get_provider", lambda **kw: scripted)
     return scripted
 
 

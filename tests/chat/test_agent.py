@@ -5,16 +5,17 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.db import transaction
 from django.utils import timezone
 
+from chat import agent
+from chat.agent import TRY_AGAIN, claim, run_turn
 from chat.models import Message, PendingToolBatch
-from chat.services import batch_apply, message_send
-from coach import agent
-from coach.agent import TRY_AGAIN, claim, run_turn
-from coach.context import AWAITING_CONFIRMATION
+from chat.proposals import AWAITING_CONFIRMATION
+from chat.proposals import apply as batch_apply
+from chat.services import message_send
 from coach.llm.base import LLMError
 from coach.registry import REGISTRY
 from programs.models import Exercise, Program
 from tests.calls import MORE_SETS, RENAME
-from tests.coach.scripted_provider import ScriptedProvider, assert_valid_turns
+from tests.chat.scripted_provider import ScriptedProvider, assert_valid_turns
 from tests.factories import ConversationFactory
 
 pytestmark = pytest.mark.django_db

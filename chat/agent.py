@@ -1,0 +1,371 @@
+"""The agent loop: one athlete message (or decision event) in, one coach reply out.
+
+``run_turn(placeholder=...)`` fills the assistant placeholder that ``chat.services.message_send``
+(or a decision in ``chat.proposals``) created:
+
+1. **Claim.** Under ``select_for_update`` the placeholder moves PENDING → RUNNING. A placeholder that
+   is already RUNNING (and younger than the task's hard time limit), COMPLETE or FAILED is left
+   alone, so a redelivered task (``acks_late``) never makes a second reply.
+2. **Loop.** At most ``settings.AGENT_MAX_MODEL_CALLS`` model calls. Read tools run at once (and are
+   recorded in the audit log) and the loop continues; it stops at a text answer, at write
+   proposals, or at the limit.
+3. **Write proposals** go to ``chat.proposals.propose``, which queues them in the open batch or
+   refuses them all; each call is answered at once ("Awaiting the athlete's confirmation; not
+   applied yet." or its error). Nothing is ever applied here.
+4. **Failures** (provider errors after its own retries, the soft time limit, anything unexpected)
+   turn the placeholder FAILED with a friendly message and a "Try again" reply. The athlete's
+   message is never touched.
+
+The conversation sent to the provider is built by ``chat.prompt.build_turns``.
+"""
+
+from __future__ import annotations
+
+import datetime
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from coach import engine
+from coach.llm import get_provider
+from coach.llm.base import LLMError, LLMResponse, Provider
+from coach.registry import get_tool, tool_definitions
+from coach.replies import split_replies
+from coach.toolcalls import ToolCall
+
+from . import audit, proposals, refusals
+from .models import Conversation, Message, ToolCallRecord
+from .prompt import MAX_TOOL_RESULT_CHARS, build_system_prompt, build_turns, step_turns
+
+logger = logging.getLogger(__name__)
+
+TRY_AGAIN = refusals.TRY_AGAIN
+
+
+# --- claiming the placeholder --------------------------------------------------------------------
+
+
+def _stale_running_before() -> datetime.datetime:
+    limit = getattr(settings, "CELERY_TASK_TIME_LIMIT", 180) or 180
+    return timezone.now() - datetime.timedelta(seconds=limit)
+
+
+def claim(*, message_id: int) -> bool:
+    """Move the placeholder PENDING → RUNNING; False when another run owns or finished it."""
+    with transaction.atomic():
+        message = Message.objects.select_for_update().filter(pk=message_id).first()
+        if message is None or message.role != Message.Role.ASSISTANT:
+            return False
+        if message.status == Message.Status.RUNNING:
+            if message.started_at and message.started_at > _stale_running_before():
+                return False
+            logger.warning("Reclaiming placeholder %s left running by a killed worker", message_id)
+        elif message.status != Message.Status.PENDING:
+            return False
+        message.status = Message.Status.RUNNING
+        message.started_at = timezone.now()
+        message.save(update_fields=["status", "started_at"])
+    return True
+
+
+# --- the loop ------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Usage:
+    provider: str = ""
+    model: str = ""
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    latency_ms: int = 0
+    calls: int = 0
+
+    def add(self, response: LLMResponse, provider: Provider) -> None:
+        self.provider = response.provider or getattr(provider, "name", "")
+        self.model = response.model or getattr(provider, "model", "")
+        self.prompt_tokens += response.usage.prompt_tokens or 0
+        self.completion_tokens += response.usage.completion_tokens or 0
+        self.latency_ms += response.latency_ms or 0
+        self.calls += 1
+
+    def fields(self) -> dict[str, Any]:
+        return {
+            "provider": self.provider[:50],
+            "model": self.model[:200],
+            "prompt_tokens": self.prompt_tokens if self.calls else None,
+            "completion_tokens": self.completion_tokens if self.calls else None,
+            "latency_ms": self.latency_ms if self.calls else None,
+        }
+
+
+@dataclass
+class _Turn:
+    placeholder: Message
+    conversation: Conversation
+    provider: Provider
+    usage: _Usage = field(default_factory=_Usage)
+    steps: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def ctx(self) -> engine.ToolContext:
+        return proposals.core.context_for(self.conversation, user=self.conversation.athlete)
+
+
+def run_turn(*, placeholder: Message, provider: Provider | None = None) -> None:
+    """Fill ``placeholder`` with the coach's reply (see the module docstring)."""
+    if not claim(message_id=placeholder.pk):
+        return
+    placeholder.refresh_from_db()
+    turn = _Turn(
+        placeholder=placeholder,
+        conversation=Conversation.objects.select_related("program", "athlete").get(
+            pk=placeholder.conversation_id
+        ),
+        provider=provider or get_provider(),
+    )
+    try:
+        _loop(turn)
+    except LLMError as exc:
+        logger.warning("Provider error (%s) for message %s: %s", exc.kind, placeholder.pk, exc)
+        text = refusals.FRIENDLY_LLM_ERRORS.get(exc.kind, refusals.BROKEN)
+        _finish_failed(turn, text=text, code=exc.kind)
+    except SoftTimeLimitExceeded:
+        logger.warning("Soft time limit reached for message %s", placeholder.pk)
+        _finish_failed(turn, text=refusals.TIMED_OUT, code="timeout")
+    except Exception:
+        logger.exception("The agent failed on message %s", placeholder.pk)
+        _finish_failed(turn, text=refusals.BROKEN, code="internal")
+    finally:
+        audit.flag_turn(message=turn.placeholder)
+
+
+def _loop(turn: _Turn) -> None:
+    conversation = turn.conversation
+    limit = max(1, int(settings.AGENT_MAX_MODEL_CALLS))
+    system = build_system_prompt(
+        program=conversation.program,
+        athlete=conversation.athlete,
+        batch=proposals.open_batch(conversation=conversation),
+    )
+    history = build_turns(conversation, before=turn.placeholder)
+    tools = tool_definitions()
+    for _ in range(limit):
+        response = turn.provider.complete(
+            system=system, turns=history + step_turns(turn.steps), tools=tools
+        )
+        turn.usage.add(response, turn.provider)
+        calls = list(response.tool_calls)
+        if not calls:
+            _finish_text(turn, response)
+            return
+        reads = [c for c in calls if _is_read(c)]
+        writes = [c for c in calls if not _is_read(c)]
+        read_answers = _run_reads(turn, reads, response)
+        if writes:
+            _finish_proposals(turn, response, calls=calls, read_answers=read_answers)
+            return
+        turn.steps.append(
+            {
+                "text": response.text or "",
+                "tool_calls": [c.to_dict() for c in calls],
+                "tool_call_extras": response.tool_call_extras or {},
+                "results": read_answers,
+            }
+        )
+    _finish_message(
+        turn,
+        status=Message.Status.COMPLETE,
+        content=refusals.step_limit_message(limit),
+        replies=[TRY_AGAIN, "Show my program"],
+        code="step_limit",
+    )
+
+
+def _is_read(call: ToolCall) -> bool:
+    spec = get_tool(call.name)
+    return spec is not None and spec.kind == "read"
+
+
+def _response_usage(response: LLMResponse, provider: Provider) -> dict[str, Any]:
+    return {
+        "provider": (response.provider or getattr(provider, "name", ""))[:50],
+        "model": (response.model or getattr(provider, "model", ""))[:200],
+        "prompt_tokens": response.usage.prompt_tokens,
+        "completion_tokens": response.usage.completion_tokens,
+        "latency_ms": response.latency_ms,
+    }
+
+
+def _run_reads(turn: _Turn, reads: list[ToolCall], response: LLMResponse) -> list[dict[str, Any]]:
+    """Run the read tools now; returns their stored answers and records them in the audit log."""
+    answers, statuses, results = [], {}, {}
+    for call in reads:
+        result = engine.execute_read(ctx=turn.ctx, call=call)
+        content = result.summary if result.success else f"Error: {result.summary}"
+        if len(content) > MAX_TOOL_RESULT_CHARS:
+            content = content[: MAX_TOOL_RESULT_CHARS - 1] + "…"
+        answers.append(
+            {"tool_call_id": call.id, "content": content, "is_error": not result.success}
+        )
+        statuses[call.id] = (
+            ToolCallRecord.Status.EXECUTED if result.success else ToolCallRecord.Status.READ_FAILED
+        )
+        results[call.id] = {**result.to_dict(), "summary": content[:2000]}
+    if reads:
+        audit.record_calls(
+            conversation=turn.conversation,
+            message=turn.placeholder,
+            calls=reads,
+            statuses=statuses,
+            results=results,
+            usage=_response_usage(response, turn.provider),
+        )
+    return answers
+
+
+# --- finishing -----------------------------------------------------------------------------------
+
+
+def _lock_placeholder(turn: _Turn) -> Message | None:
+    """The placeholder, locked, if this run still owns it (it is RUNNING)."""
+    message = Message.objects.select_for_update().get(pk=turn.placeholder.pk)
+    if message.status != Message.Status.RUNNING:
+        logger.warning(
+            "Placeholder %s was finished by another run; dropping this reply", message.pk
+        )
+        return None
+    return message
+
+
+def strip_nul(value: Any) -> Any:
+    """``value`` without NUL characters, which PostgreSQL can store neither in text nor in jsonb."""
+    if isinstance(value, str):
+        return value.replace("\x00", "")
+    if isinstance(value, list):
+        return [strip_nul(v) for v in value]
+    if isinstance(value, dict):
+        return {strip_nul(k): strip_nul(v) for k, v in value.items()}
+    return value
+
+
+def _save_reply(message: Message, turn: _Turn, **fields: Any) -> None:
+    values = {**turn.usage.fields(), "steps": turn.steps, "finished_at": timezone.now(), **fields}
+    for name, value in values.items():
+        setattr(message, name, strip_nul(value))
+    message.save()
+    turn.placeholder = message
+    Conversation.objects.filter(pk=message.conversation_id).update(updated_at=timezone.now())
+
+
+def _finish_message(
+    turn: _Turn,
+    *,
+    status: str,
+    content: str,
+    replies: list[str],
+    code: str = "",
+    llm_content: str = "",
+) -> None:
+    with transaction.atomic():
+        message = _lock_placeholder(turn)
+        if message is None:
+            return
+        _save_reply(
+            message,
+            turn,
+            status=status,
+            content=content,
+            llm_content=llm_content,
+            suggested_replies=replies,
+            error_code=code,
+        )
+
+
+def _finish_failed(turn: _Turn, *, text: str, code: str) -> None:
+    _finish_message(
+        turn, status=Message.Status.FAILED, content=text, replies=[TRY_AGAIN], code=code
+    )
+
+
+def _finish_text(turn: _Turn, response: LLMResponse) -> None:
+    content, replies = split_replies(response.text or "")
+    if not content:
+        _finish_failed(turn, text=refusals.EMPTY, code="empty")
+        return
+    _finish_message(
+        turn,
+        status=Message.Status.COMPLETE,
+        content=content,
+        replies=replies,
+        llm_content=response.text,
+    )
+
+
+def _finish_proposals(
+    turn: _Turn,
+    response: LLMResponse,
+    *,
+    calls: list[ToolCall],
+    read_answers: list[dict[str, Any]],
+) -> None:
+    """Hand the write calls to ``chat.proposals`` and store the reply with one answer per call."""
+    text, replies = split_replies(response.text or "")
+    conversation = turn.conversation
+    with transaction.atomic():
+        # One proposer at a time per conversation. NO KEY UPDATE does not block the key-share locks
+        # that inserting messages takes, so it can't deadlock with an Apply click.
+        Conversation.objects.select_for_update(no_key=True).filter(pk=conversation.pk).first()
+        message = _lock_placeholder(turn)
+        if message is None:
+            return
+        proposal = proposals.propose(
+            conversation=conversation,
+            message=message,
+            calls=calls,
+            writes={c.id for c in calls if not _is_read(c)},
+            usage=_response_usage(response, turn.provider),
+        )
+        answers = dict(proposal.answers)
+        for answer in read_answers:
+            call_id = proposal.id_map.get(answer["tool_call_id"], answer["tool_call_id"])
+            answers[call_id] = (answer["content"], bool(answer["is_error"]))
+        if proposal.refused:
+            writes = [c for c in proposal.calls if not _is_read(c)]
+            # The model's words described a proposal that won't be on a card, so the athlete sees
+            # only why it was refused (the model still has its words in ``llm_content``).
+            content, replies = refusals.refusal_message(writes=writes, errors=proposal.errors)
+            code = "refused"
+        else:
+            content, code = text or refusals.PROPOSAL_FALLBACK_TEXT, ""
+        _save_reply(
+            message,
+            turn,
+            status=Message.Status.COMPLETE,
+            content=content,
+            llm_content=response.text or "",
+            suggested_replies=replies,
+            tool_calls=[c.to_dict() for c in proposal.calls],
+            tool_call_extras={
+                proposal.id_map.get(k, k): v for k, v in (response.tool_call_extras or {}).items()
+            },
+            batch=proposal.batch,
+            error_code=code,
+        )
+        Message.objects.bulk_create(
+            Message(
+                conversation=conversation,
+                role=Message.Role.TOOL,
+                content=strip_nul(answers[call.id][0]),
+                tool_call_id=call.id,
+                is_error=answers[call.id][1],
+                reply_to=message,
+                batch=proposal.batch,
+                status=Message.Status.COMPLETE,
+            )
+            for call in proposal.calls
+        )

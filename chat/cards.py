@@ -1,0 +1,53 @@
+"""The preview card's read model: one item per queued call, with what it changes (the engine's
+preview details), whether it can be applied and why not, and the fields the athlete may edit.
+
+Failed items stay on the card with their reason (a failed Apply never hides the item that failed).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from coach.registry import get_tool
+
+from .models import PendingToolBatch
+from .proposals import editable_fields
+
+_KINDS = {"add": "+ Add", "remove": "− Remove", "reorder": "↕ Move", "modify": "✎ Change"}
+
+
+def _field_label(path: str) -> str:
+    last = path.rsplit(".", 1)[-1]
+    words = "".join(f" {c.lower()}" if c.isupper() else c for c in last).strip()
+    return words[:1].upper() + words[1:]
+
+
+def card_items(batch: PendingToolBatch | None) -> list[dict[str, Any]]:
+    if batch is None:
+        return []
+    details = (batch.preview or {}).get("details", [])
+    results = {r.get("tool_call_id"): r for r in batch.results or []}
+    items = []
+    for call in batch.calls:
+        call_id = call.get("id")
+        spec = get_tool(call.get("name", ""))
+        result = results.get(call_id, {})
+        errors = [e.get("message", "") for e in result.get("errors", [])]
+        items.append(
+            {
+                "call_id": call_id,
+                "label": spec.label if spec is not None else "Change",
+                "details": [
+                    {**d, "kind_label": _KINDS.get(d.get("type"), "✎ Change")}
+                    for d in details
+                    if d.get("toolCallId") == call_id
+                ],
+                "ok": bool(result.get("success", True)),
+                "problem": " ".join(e for e in errors if e),
+                "fields": [
+                    {"path": path, "label": _field_label(path), "value": value}
+                    for path, value in editable_fields(call.get("arguments") or {})
+                ],
+            }
+        )
+    return items

@@ -1,0 +1,200 @@
+"""Decisions on a batch, rendered: the one place that turns a ``BatchDecision`` row into what the
+model reads, what the offline coach reads, and the line the athlete sees.
+
+The model's note is a system-authored block, ``<spotter_event kind="applied">…</spotter_event>``.
+The system prompt says only Spotter writes such blocks; anything the athlete types that imitates
+one is neutralised by ``athlete_text`` (its angle brackets become ‹ ›), so an athlete message
+stays an athlete message and the model can tell which is which. The offline coach reads the
+structured dict (``event_data``), never the prose.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from coach.registry import get_tool
+from coach.render import bounded_json, quote
+
+from .models import BatchDecision
+
+EVENT_TAG = "spotter_event"
+_IMITATION = re.compile(r"<(/?\s*spotter_event)", re.IGNORECASE)
+
+# Decisions the athlete waits on: the coach answers them (the others are told on the next turn).
+ACKNOWLEDGED = {
+    BatchDecision.Kind.APPLIED,
+    BatchDecision.Kind.CANCELLED,
+    BatchDecision.Kind.REVIEW_REQUESTED,
+    BatchDecision.Kind.APPROVED,
+    BatchDecision.Kind.DECLINED,
+    BatchDecision.Kind.UNDONE,
+}
+# Decisions that appear in the conversation at all (edits show on the card, not as events).
+ANNOUNCED = ACKNOWLEDGED | {BatchDecision.Kind.FAILED, BatchDecision.Kind.EXPIRED}
+
+
+def athlete_text(text: str) -> str:
+    """What the athlete typed, as the model reads it: unchanged except that it can't open or close
+    a ``<spotter_event>`` block."""
+    return _IMITATION.sub(lambda m: "‹" + m.group(1), text)
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def _label(name: str) -> str:
+    spec = get_tool(name)
+    return spec.label if spec is not None else "a change"
+
+
+def event_data(decision: BatchDecision) -> dict[str, Any]:
+    """The decision as plain data: what the offline coach reads and what tests assert on."""
+    return {
+        "kind": decision.kind,
+        "batch": decision.batch_id,
+        "calls": [{"id": c.get("id"), "name": c.get("name")} for c in decision.calls],
+        "results": [
+            {
+                "tool_call_id": r.get("tool_call_id"),
+                "name": r.get("name"),
+                "success": bool(r.get("success")),
+                "summary": r.get("summary", ""),
+                "errors": [e.get("message", "") for e in r.get("errors", [])],
+            }
+            for r in decision.results
+        ],
+        "edits": list(decision.edits),
+        "note": decision.note,
+    }
+
+
+def _result_lines(decision: BatchDecision) -> list[str]:
+    lines = []
+    for result in decision.results:
+        head = f"{result.get('tool_call_id')} {result.get('name')}"
+        if result.get("success"):
+            lines.append(f"- {head}: ok, {quote(result.get('summary', ''), limit=300)}")
+        else:
+            messages = " ".join(e.get("message", "") for e in result.get("errors", []))
+            lines.append(
+                f"- {head}: error, {quote(messages or result.get('summary', ''), limit=300)}"
+            )
+    return lines
+
+
+def _edit_lines(decision: BatchDecision) -> list[str]:
+    lines = []
+    for edit in decision.edits:
+        if edit.get("removed"):
+            lines.append(f"- the athlete removed {edit.get('call_id')} {edit.get('name')}")
+        else:
+            lines.append(
+                f"- the athlete changed {edit.get('call_id')} {edit.get('field')}: "
+                f"{bounded_json(edit.get('before'), limit=200)} -> "
+                f"{bounded_json(edit.get('after'), limit=200)}"
+            )
+    return lines
+
+
+_HEADLINES = {
+    BatchDecision.Kind.APPLIED: "The athlete clicked Apply Changes and every change was applied.",
+    BatchDecision.Kind.FAILED: (
+        "The athlete clicked Apply Changes, but a change failed, so nothing was changed. The "
+        "changes are still pending."
+    ),
+    BatchDecision.Kind.CANCELLED: "The athlete cancelled the proposed changes. Nothing was changed.",
+    BatchDecision.Kind.EXPIRED: (
+        "The proposed changes expired without a decision (they were not declined). Nothing was "
+        "changed."
+    ),
+    BatchDecision.Kind.REVIEW_REQUESTED: (
+        "The athlete clicked Apply Changes. The batch has a high-sensitivity change, so it now "
+        "waits for the athlete's coach to approve it. Nothing is applied yet."
+    ),
+    BatchDecision.Kind.APPROVED: "The coach approved the changes and every change was applied.",
+    BatchDecision.Kind.DECLINED: "The coach declined the changes. Nothing was changed.",
+    BatchDecision.Kind.UNDONE: (
+        "The athlete undid changes that had been applied; the program is back to how it was "
+        "before them."
+    ),
+}
+
+
+def model_note(decision: BatchDecision) -> str:
+    """The system-authored note the model reads for this decision."""
+    lines = [_HEADLINES.get(decision.kind, f"Decision: {decision.kind}.")]
+    edits = _edit_lines(decision)
+    if edits:
+        lines.append("Before deciding, the athlete edited what you proposed:")
+        lines.extend(edits)
+        lines.append("What you proposed: " + bounded_json(decision.proposed, limit=1500))
+    if decision.kind in (
+        BatchDecision.Kind.APPLIED,
+        BatchDecision.Kind.APPROVED,
+        BatchDecision.Kind.FAILED,
+    ):
+        lines.extend(_result_lines(decision))
+    elif decision.kind == BatchDecision.Kind.UNDONE:
+        lines.extend(f"- undone: {c.get('id')} {c.get('name')}" for c in decision.calls)
+    if decision.note:
+        who = (
+            "Coach's note"
+            if decision.kind
+            in (
+                BatchDecision.Kind.APPROVED,
+                BatchDecision.Kind.DECLINED,
+            )
+            else "Detail"
+        )
+        lines.append(f"{who}: {quote(decision.note, limit=600)}")
+    body = "\n".join(lines)
+    return (
+        f'<{EVENT_TAG} kind="{decision.kind}" batch="{decision.batch_id}">\n{body}\n</{EVENT_TAG}>'
+    )
+
+
+def athlete_line(decision: BatchDecision) -> str:
+    """The small centred line the athlete sees in the chat."""
+    count = len(decision.calls)
+    kind = decision.kind
+    if kind == BatchDecision.Kind.APPLIED:
+        edited = " (with your edits)" if decision.edits else ""
+        return f"You applied {_plural(count, 'change')}{edited}."
+    if kind == BatchDecision.Kind.FAILED:
+        return f"Applying the changes failed: {decision.note}".strip()
+    if kind == BatchDecision.Kind.CANCELLED:
+        return "You cancelled the proposed changes."
+    if kind == BatchDecision.Kind.EXPIRED:
+        return "The proposed changes expired; nothing was changed."
+    if kind == BatchDecision.Kind.REVIEW_REQUESTED:
+        return "Sent to your coach for approval; nothing changes until they approve."
+    if kind == BatchDecision.Kind.APPROVED:
+        note = f" Their note: {decision.note}" if decision.note else ""
+        return f"Your coach approved the changes; {_plural(count, 'change')} applied.{note}"
+    if kind == BatchDecision.Kind.DECLINED:
+        note = f" Their note: {decision.note}" if decision.note else ""
+        return f"Your coach declined the changes; nothing was changed.{note}"
+    if kind == BatchDecision.Kind.UNDONE:
+        return f"You undid {_plural(count, 'change')}; the program is back to how it was."
+    return decision.get_kind_display()
+
+
+def describe_failure(calls: list[dict[str, Any]], results: list[dict[str, Any]]) -> str:
+    """ "Change 2 of 3 (Remove an exercise) failed: Week 2, session 1 has only 4 exercises." """
+    for index, data in enumerate(results, start=1):
+        if data.get("success"):
+            continue
+        messages = " ".join(e.get("message", "") for e in data.get("errors", [])) or data.get(
+            "summary", ""
+        )
+        name = _label(data.get("name", ""))
+        return f"Change {index} of {len(calls)} ({name.lower()}) failed: {messages}".strip()
+    return ""
+
+
+def batch_summary(batch: Any) -> str:
+    """The program revision's summary for an applied batch: "2 changes from the chat: ..." """
+    labels = list(dict.fromkeys(_label(c.get("name", "")) for c in batch.calls))
+    return f"{_plural(len(batch.calls), 'change')} from the chat: {', '.join(labels)}"[:500]

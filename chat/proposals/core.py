@@ -1,0 +1,227 @@
+"""The proposal lifecycle's shared parts: reading the open batch, locking, previewing, and
+recording a decision (see the package docstring).
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from celery import current_app
+from django.conf import settings
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.utils import timezone
+
+from coach import engine
+from coach.toolcalls import ToolCall
+
+from .. import audit, notes
+from ..access import may_act_as_athlete
+from ..models import BatchDecision, Conversation, Message, PendingToolBatch
+
+AGENT_TASK = "chat.tasks.run_agent"
+Status = PendingToolBatch.BatchStatus
+Kind = BatchDecision.Kind
+Record = audit.ToolCallRecord.Status
+
+Outcome = Literal[
+    "applied",
+    "cancelled",
+    "failed",
+    "stale",
+    "already_decided",
+    "revision_mismatch",
+    "review_requested",
+    "approved",
+    "declined",
+    "edited",
+    "invalid",
+    "undone",
+    "undo_refused",
+]
+
+
+@dataclass
+class Decision:
+    batch: PendingToolBatch
+    outcome: Outcome
+    record: BatchDecision | None = None
+    event: Message | None = None
+    followup: Message | None = None
+    errors: list[engine.ToolError] = field(default_factory=list)
+    message: str = ""
+
+
+def context_for(conversation: Conversation, *, user: Any = None) -> engine.ToolContext:
+    return engine.ToolContext(athlete=conversation.athlete, program=conversation.program, user=user)
+
+
+def calls_of(batch: PendingToolBatch) -> list[ToolCall]:
+    return [ToolCall.from_raw(raw) for raw in batch.calls]
+
+
+def ttl() -> datetime.timedelta:
+    return datetime.timedelta(days=float(getattr(settings, "PROPOSAL_TTL_DAYS", 7)))
+
+
+# --- reading -------------------------------------------------------------------------------------
+
+
+def find_open(*, conversation: Conversation) -> PendingToolBatch | None:
+    return (
+        PendingToolBatch.objects.filter(
+            conversation=conversation, status__in=list(PendingToolBatch.OPEN_STATUSES)
+        )
+        .order_by("-pk")
+        .first()
+    )
+
+
+def is_due(batch: PendingToolBatch, now: datetime.datetime | None = None) -> bool:
+    return batch.expires_at is not None and batch.expires_at <= (now or timezone.now())
+
+
+# --- recording a decision ------------------------------------------------------------------------
+
+
+def proposed_calls(batch: PendingToolBatch) -> list[dict[str, Any]]:
+    """The calls as the model proposed them (before any edit), from the audit records."""
+    by_id = {
+        r.call_id: r
+        for r in audit.ToolCallRecord.objects.filter(batch=batch).only(
+            "call_id", "tool", "arguments"
+        )
+    }
+    out = []
+    for call in batch.calls:
+        record = by_id.get(call.get("id"))
+        arguments = record.arguments if record is not None else call.get("arguments")
+        out.append({"id": call.get("id"), "name": call.get("name"), "arguments": arguments})
+    return out
+
+
+def record_decision(
+    batch: PendingToolBatch,
+    *,
+    kind: str,
+    actor: Any,
+    edits: list[dict[str, Any]] | None = None,
+    note: str = "",
+    revision_id: int | None = None,
+) -> tuple[BatchDecision, Message | None, Message | None]:
+    """Write the decision row and, for the decisions the conversation hears of, the event message
+    (and the placeholder of the coach's acknowledgment, queued on commit)."""
+    if edits is None:
+        edits = list(
+            BatchDecision.objects.filter(
+                batch=batch, kind__in=[Kind.EDITED, Kind.REMOVED]
+            ).values_list("edits", flat=True)
+        )
+        edits = [e for group in edits for e in group]
+    record = BatchDecision.objects.create(
+        batch=batch,
+        kind=kind,
+        actor=actor if getattr(actor, "pk", None) else None,
+        batch_revision=batch.revision,
+        calls=list(batch.calls),
+        proposed=proposed_calls(batch),
+        results=list(batch.results),
+        edits=edits,
+        note=note,
+        program_revision_id=revision_id,
+    )
+    if kind not in notes.ANNOUNCED:
+        return record, None, None
+    event = Message.objects.create(
+        conversation=batch.conversation,
+        role=Message.Role.EVENT,
+        content=notes.athlete_line(record),
+        batch=batch,
+        decision=record,
+        status=Message.Status.COMPLETE,
+    )
+    Conversation.objects.filter(pk=batch.conversation_id).update(updated_at=timezone.now())
+    followup = None
+    if kind in notes.ACKNOWLEDGED:
+        followup = queue_reply(conversation=batch.conversation, reply_to=event)
+    return record, event, followup
+
+
+def queue_reply(*, conversation: Conversation, reply_to: Message) -> Message:
+    """A "coach is thinking" placeholder answering ``reply_to``; the agent runs on commit."""
+    placeholder = Message.objects.create(
+        conversation=conversation,
+        role=Message.Role.ASSISTANT,
+        status=Message.Status.PENDING,
+        reply_to=reply_to,
+    )
+    message_id = placeholder.pk
+    # By name: the task module imports the agent, which calls this module.
+    transaction.on_commit(lambda: current_app.tasks[AGENT_TASK].delay(message_id))
+    return placeholder
+
+
+# --- locking -------------------------------------------------------------------------------------
+
+
+def lock(batch_id: int) -> PendingToolBatch:
+    return (
+        PendingToolBatch.objects.select_for_update(of=("self",))
+        .select_related("conversation__program", "conversation__athlete")
+        .get(pk=batch_id)
+    )
+
+
+def lock_for_athlete(batch_id: int, user: Any) -> PendingToolBatch:
+    batch = lock(batch_id)
+    if not may_act_as_athlete(user, batch.conversation):
+        raise PermissionDenied("Only the athlete can decide on these changes.")
+    return batch
+
+
+def gate(batch: PendingToolBatch, revision: int | None) -> Outcome | None:
+    if not batch.is_open or batch.status == Status.AWAITING_REVIEW:
+        return "already_decided"
+    if revision is not None and revision != batch.revision:
+        return "revision_mismatch"
+    return None
+
+
+# --- previewing ----------------------------------------------------------------------------------
+
+
+def store_preview(
+    batch: PendingToolBatch, result: engine.BatchResult, *, changed_program: bool = False
+) -> None:
+    """Put a preview on the batch (calls already set) and bump its revision. A preview that fails
+    leaves the batch FAILED, or STALE when the program changed under it."""
+    batch.preview = result.preview
+    batch.results = [r.to_dict() for r in result.results]
+    batch.program_version = result.program_version
+    batch.revision = (batch.revision or 0) + 1 if batch.pk else 1
+    if result.success:
+        batch.status = Status.STALE if changed_program else Status.PENDING
+        batch.error_message = ""
+    else:
+        batch.status = Status.STALE if changed_program else Status.FAILED
+        batch.error_message = notes.describe_failure(batch.calls, batch.results)
+    batch.save()
+
+
+def mark_stale(batch: PendingToolBatch, user: Any) -> Decision:
+    result = engine.preview_calls(
+        ctx=context_for(batch.conversation, user=user), calls=calls_of(batch)
+    )
+    store_preview(batch, result, changed_program=True)
+    problem = batch.error_message
+    batch.error_message = (
+        "Your program changed since these changes were previewed, so nothing was applied. "
+        "Check the updated preview, then click Apply Changes again."
+        + (f" {problem}" if problem else "")
+    )
+    batch.save(update_fields=["error_message", "updated_at"])
+    record, _, _ = record_decision(batch, kind=Kind.STALE, actor=user)
+    audit.transition(batch=batch, status=Record.STALE, by=user, results=batch.results)
+    return Decision(batch=batch, outcome="stale", record=record)

@@ -1,0 +1,187 @@
+"""Proposing: the write calls of one model response join the conversation's open batch, or are
+all refused.
+
+Each new call is checked (schema layer), then previewed after the calls already queued, since it
+will run after them. If every new call is valid they join the open batch (or start one), the
+preview is rebuilt and the revision goes up. If any is invalid, none of this response's calls is
+queued and the open batch is untouched (seed 000, Phase 5). A call that would change nothing
+("rename to its own name") is refused as a no-op instead of being queued. Nothing is applied here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils import timezone
+
+from coach import engine
+from coach.render import quote
+from coach.toolcalls import ToolCall
+
+from .. import audit
+from ..models import Conversation, Message, PendingToolBatch
+from .core import context_for, store_preview, ttl
+
+AWAITING_CONFIRMATION = "Awaiting the athlete's confirmation; not applied yet."
+NOT_QUEUED = (
+    "Not queued: another change in the same response was refused, so none of them were queued. "
+    "Nothing was applied."
+)
+
+
+@dataclass
+class Proposal:
+    """What became of one response's write calls."""
+
+    batch: PendingToolBatch | None
+    calls: list[ToolCall]  # the response's calls, with ids made unique
+    id_map: dict[str, str]  # the model's call id → the stored one
+    answers: dict[str, tuple[str, bool]] = field(default_factory=dict)  # id → (text, is_error)
+    errors: dict[str, list[engine.ToolError]] = field(default_factory=dict)
+
+    @property
+    def refused(self) -> bool:
+        return bool(self.errors)
+
+
+def unique_ids(calls: list[ToolCall], taken: set[str]) -> list[ToolCall]:
+    """Give each call an id not used by the open batch or by an earlier call of this response
+    (some providers number their calls call_1, call_2... in every response)."""
+    out = []
+    used = set(taken)
+    for call in calls:
+        call_id = call.id or "call"
+        if call_id in used:
+            n = 2
+            while f"{call_id}_{n}" in used:
+                n += 1
+            call_id = f"{call_id}_{n}"
+        used.add(call_id)
+        out.append(call if call_id == call.id else dataclasses.replace(call, id=call_id))
+    return out
+
+
+def _no_op(result: engine.CallResult, details: list[dict[str, Any]]) -> engine.ToolError | None:
+    """A valid call whose preview changes nothing is refused: it would be a card with no change."""
+    if not result.success or any(d.get("toolCallId") == result.tool_call_id for d in details):
+        return None
+    return engine.ToolError(
+        code="VALIDATION_ERROR",
+        message="That is already how it is, so there is nothing to change.",
+    )
+
+
+def check_writes(
+    *, conversation: Conversation, existing: list[ToolCall], writes: list[ToolCall]
+) -> tuple[dict[str, list[engine.ToolError]], engine.BatchResult | None]:
+    """The errors of the new calls, keyed by call id (empty when every one of them is valid), and
+    the preview of the queued calls followed by the new ones. When the queued calls themselves no
+    longer fit the program (the batch is failed or stale), the new calls are judged on their own,
+    so a broken queue doesn't block unrelated proposals."""
+    errors: dict[str, list[engine.ToolError]] = {}
+    for call in writes:
+        _, call_errors = engine.check_call(call)
+        if call_errors:
+            errors[call.id] = call_errors
+    if errors:
+        return errors, None
+    ctx = context_for(conversation, user=conversation.athlete)
+    result = engine.preview_calls(ctx=ctx, calls=existing + writes)
+    details = result.preview.get("details", [])
+    queued_ok = all(r.success for r in result.results[: len(existing)])
+    new_results = result.results[len(existing) :]
+    if not queued_ok:
+        alone = engine.preview_calls(ctx=ctx, calls=writes)
+        new_results, details = alone.results, alone.preview.get("details", [])
+    for call, call_result in zip(writes, new_results, strict=False):
+        if not call_result.success:
+            errors[call.id] = call_result.errors or [
+                engine.ToolError(code="VALIDATION_ERROR", message=call_result.summary or "Invalid.")
+            ]
+        elif (no_op := _no_op(call_result, details)) is not None:
+            errors[call.id] = [no_op]
+    return errors, result
+
+
+def _error_text(errors: list[engine.ToolError]) -> str:
+    return "Error (not queued, nothing was applied): " + json.dumps(
+        [e.to_dict() for e in errors], ensure_ascii=False
+    )
+
+
+def _call_summary(batch: PendingToolBatch, call_id: str) -> str:
+    for result in batch.results:
+        if result.get("tool_call_id") == call_id:
+            return result.get("summary", "")
+    return ""
+
+
+def propose(
+    *,
+    conversation: Conversation,
+    message: Message,
+    calls: list[ToolCall],
+    writes: set[str],
+    usage: dict[str, Any],
+) -> Proposal:
+    """Queue or refuse the write calls of ``message``'s response (``writes``: their ids, as the
+    model sent them; ``calls`` are all of the response's calls, reads included).
+
+    Runs inside the caller's transaction, after it locked the conversation row. Returns the
+    answers of the write calls; the caller stores them as tool messages."""
+    batch = (
+        PendingToolBatch.objects.select_for_update()
+        .filter(conversation=conversation, status__in=list(PendingToolBatch.OPEN_STATUSES))
+        .first()
+    )
+    if batch is not None and batch.status == PendingToolBatch.BatchStatus.AWAITING_REVIEW:
+        batch = None  # a batch with the coach is decided as it is: new proposals start another
+    existing = [ToolCall.from_raw(raw) for raw in batch.calls] if batch else []
+    renamed = unique_ids(calls, {c.id for c in existing} | _reviewed_ids(conversation))
+    id_map = {old.id: new.id for old, new in zip(calls, renamed, strict=True)}
+    new_writes = [c for old, c in zip(calls, renamed, strict=True) if old.id in writes]
+    proposal = Proposal(batch=None, calls=renamed, id_map=id_map)
+    errors, combined = check_writes(conversation=conversation, existing=existing, writes=new_writes)
+    statuses: dict[str, str] = {}
+    results: dict[str, dict[str, Any]] = {}
+    if errors:
+        proposal.errors = errors
+        for call in new_writes:
+            text = _error_text(errors[call.id]) if call.id in errors else NOT_QUEUED
+            proposal.answers[call.id] = (text, True)
+            statuses[call.id] = audit.ToolCallRecord.Status.REFUSED
+            results[call.id] = {"errors": [e.to_dict() for e in errors.get(call.id, [])]}
+    else:
+        if batch is None:
+            batch = PendingToolBatch(conversation=conversation, expires_at=timezone.now() + ttl())
+        batch.calls = [c.to_dict() for c in existing + new_writes]
+        store_preview(batch, combined)
+        proposal.batch = batch
+        for call in new_writes:
+            summary = quote(_call_summary(batch, call.id), limit=600)
+            proposal.answers[call.id] = (f"{AWAITING_CONFIRMATION} Preview: {summary}", False)
+            statuses[call.id] = audit.ToolCallRecord.Status.PROPOSED
+            results[call.id] = {"summary": _call_summary(batch, call.id)}
+    audit.record_calls(
+        conversation=conversation,
+        message=message,
+        calls=new_writes,
+        statuses=statuses,
+        results=results,
+        usage=usage,
+        batch=proposal.batch,
+    )
+    return proposal
+
+
+def _reviewed_ids(conversation: Conversation) -> set[str]:
+    """Call ids of a batch waiting for the coach: a new batch must not reuse them."""
+    ids: set[str] = set()
+    for calls in PendingToolBatch.objects.filter(
+        conversation=conversation, status=PendingToolBatch.BatchStatus.AWAITING_REVIEW
+    ).values_list("calls", flat=True):
+        ids.update(str(c.get("id")) for c in calls)
+    return ids

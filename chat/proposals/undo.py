@@ -1,0 +1,68 @@
+"""Undo: an applied batch is reverted as a new recorded change.
+
+The batch's program revision (written when it was applied) is undone by ``programs.history``: the
+program returns to exactly its state before the batch, as a new revision that bumps the version.
+If a later change touched the same objects, undo is refused and the message names that change;
+unrelated later changes don't block it. The athlete undoes from the chat, the coach from the admin;
+either way the decision is recorded, the audit records move to ``undone`` and the model is told.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+
+from programs.history import AlreadyUndone, UndoConflict, revision_undo
+from programs.models import ProgramRevision
+from programs.services import program_lock
+
+from .. import audit
+from ..access import may_act_as_athlete, may_review
+from ..models import BatchDecision, PendingToolBatch
+from .core import Decision, Kind, Record, Status, lock, record_decision
+
+NOT_UNDOABLE = "These changes can't be undone: they were never applied."
+
+
+def applied_revision(batch: PendingToolBatch) -> ProgramRevision | None:
+    decision = (
+        BatchDecision.objects.filter(batch=batch, kind__in=[Kind.APPLIED, Kind.APPROVED])
+        .exclude(program_revision_id=None)
+        .order_by("-pk")
+        .first()
+    )
+    if decision is None:
+        return None
+    return ProgramRevision.objects.filter(pk=decision.program_revision_id).first()
+
+
+def undo(*, batch_id: int, user: Any) -> Decision:
+    """Undo an applied batch, as its athlete (chat) or its coach (admin)."""
+    with transaction.atomic():
+        batch = lock(batch_id)
+        conversation = batch.conversation
+        if not (may_act_as_athlete(user, conversation) or may_review(user, conversation)):
+            raise PermissionDenied("Only the athlete or their coach can undo these changes.")
+        if batch.status == Status.UNDONE:
+            return Decision(batch=batch, outcome="already_decided")
+        revision = applied_revision(batch) if batch.status == Status.APPLIED else None
+        if revision is None:
+            return Decision(batch=batch, outcome="undo_refused", message=NOT_UNDOABLE)
+        program_lock(program_id=conversation.program_id)
+        try:
+            undone = revision_undo(
+                revision=revision, actor=user, summary=f"Undo of the chat's batch {batch.pk}"
+            )
+        except UndoConflict as exc:
+            return Decision(batch=batch, outcome="undo_refused", message=str(exc))
+        except AlreadyUndone as exc:
+            return Decision(batch=batch, outcome="undo_refused", message=str(exc))
+        batch.status = Status.UNDONE
+        batch.save(update_fields=["status", "updated_at"])
+        record, event, followup = record_decision(
+            batch, kind=Kind.UNDONE, actor=user, edits=[], revision_id=undone.pk
+        )
+        audit.transition(batch=batch, status=Record.UNDONE, by=user, from_statuses=[Record.APPLIED])
+        return Decision(batch, "undone", record, event, followup)

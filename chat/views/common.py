@@ -1,0 +1,123 @@
+"""What the chat's views share: the htmx-aware login check, and the read models the page and its
+partials render (the open batch and its card, the suggested replies, the program's week)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.views import redirect_to_login
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import resolve_url
+from django_htmx.http import HttpResponseClientRedirect
+
+from coach.llm import DEFAULT_MODELS
+from programs.selectors import program_week_view
+
+from .. import proposals
+from ..cards import card_items
+from ..forms import MessageForm
+from ..models import BatchDecision, Conversation, Message
+
+PAGE = "chat/page.html"
+NO_PROGRAM_PAGE = "chat/no_program.html"
+HISTORY_LIMIT = 200
+WAITING = (Message.Status.PENDING, Message.Status.RUNNING)
+
+
+def login_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Django's ``login_required``, except that an htmx request (a poll or a click after the
+    session expired) sends the whole page to the login form instead of swapping the login page
+    into a fragment."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.user.is_authenticated:
+            return view(request, *args, **kwargs)
+        if request.htmx:
+            return HttpResponseClientRedirect(f"{resolve_url(settings.LOGIN_URL)}?next=/")
+        return redirect_to_login(request.get_full_path())
+
+    return wrapper
+
+
+def page_context(
+    conversation: Conversation, *, form: MessageForm, week_number: int | None = None
+) -> dict[str, Any]:
+    recent = list(
+        conversation.messages.exclude(role=Message.Role.TOOL)
+        .select_related("decision")
+        .order_by("-created_at", "-pk")[:HISTORY_LIMIT]
+    )
+    recent.reverse()
+    shown = [m for m in recent if m.is_visible or m.status in WAITING]
+    return {
+        "conversation": conversation,
+        "chat_messages": shown,
+        "undoable": undoable_events(conversation),
+        "form": form,
+        "provider": provider_info(),
+        **regions(conversation, week_number=week_number),
+    }
+
+
+def undoable_events(conversation: Conversation) -> set[int]:
+    """The ids of event messages whose batch is applied (and so can still be undone)."""
+    return set(
+        Message.objects.filter(
+            conversation=conversation,
+            role=Message.Role.EVENT,
+            decision__kind__in=[BatchDecision.Kind.APPLIED, BatchDecision.Kind.APPROVED],
+            batch__status="applied",
+        ).values_list("pk", flat=True)
+    )
+
+
+def regions(conversation: Conversation, *, week_number: int | None = None) -> dict[str, Any]:
+    """What the out-of-band regions show: the open batch, the suggested replies, the week."""
+    batch = proposals.open_batch(conversation=conversation)
+    return {
+        "batch": batch,
+        "items": card_items(batch),
+        "suggestions": [] if batch is not None else suggestions_for(conversation),
+        "week": week_of(conversation, week_number=week_number),
+    }
+
+
+def suggestions_for(conversation: Conversation) -> list[str]:
+    """The suggested replies of the coach's latest message, if it is the latest thing said."""
+    latest = (
+        conversation.messages.exclude(role=Message.Role.TOOL)
+        .order_by("-created_at", "-pk")
+        .only("role", "status", "suggested_replies")
+        .first()
+    )
+    if latest is None or latest.role != Message.Role.ASSISTANT:
+        return []
+    if latest.status != Message.Status.COMPLETE:
+        return []
+    return [str(reply) for reply in (latest.suggested_replies or [])][:6]
+
+
+def week_of(conversation: Conversation, *, week_number: int | None = None) -> dict[str, Any]:
+    return program_week_view(program=conversation.program, week_number=week_number)
+
+
+def provider_info() -> dict[str, Any]:
+    """What the header says about the coach's model (read from settings at each request, as
+    ``coach.llm.get_provider`` does)."""
+    name = (settings.LLM_PROVIDER or "offline").strip().lower()
+    return {
+        "name": name,
+        "model": settings.LLM_MODEL or DEFAULT_MODELS.get(name, ""),
+        "offline": name == "offline",
+    }
+
+
+def int_param(raw: str | None, *, default: int) -> int:
+    try:
+        return max(0, min(int(raw or default), 1000))
+    except ValueError:
+        return default

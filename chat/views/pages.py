@@ -1,0 +1,111 @@
+"""The chat page, the program panel, sending a message and polling for the reply.
+
+Every view is thin: it finds the athlete's own object through ``chat.access`` (someone else's is a
+404, never a 403 that would reveal it exists; a conversation whose program was given to another
+athlete is someone else's), calls one service and renders a partial of ``chat/page.html`` when the
+request comes from htmx, or redirects to / (or renders the whole page) when it does not, so the
+page works without JavaScript.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from .. import services
+from ..access import athlete_conversations
+from ..forms import MessageForm
+from ..models import Message
+from .common import (
+    NO_PROGRAM_PAGE,
+    PAGE,
+    WAITING,
+    int_param,
+    login_required,
+    page_context,
+    regions,
+    undoable_events,
+    week_of,
+)
+
+
+@login_required
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    conversation = services.conversation_for_athlete(athlete=request.user)
+    if conversation is None:
+        return render(request, NO_PROGRAM_PAGE)
+    week_number = int_param(request.GET.get("week"), default=0) or None
+    context = page_context(conversation, form=MessageForm(), week_number=week_number)
+    return render(request, PAGE, context)
+
+
+@login_required
+@require_GET
+def program_panel(request: HttpRequest) -> HttpResponse:
+    """The program panel; ``?week=N`` shows week N instead of the current one."""
+    conversation = services.conversation_for_athlete(athlete=request.user)
+    if conversation is None:
+        return render(request, NO_PROGRAM_PAGE)
+    week_number = int_param(request.GET.get("week"), default=0) or None
+    if request.htmx:
+        week = week_of(conversation, week_number=week_number)
+        return render(request, f"{PAGE}#program-panel", {"week": week})
+    context = page_context(conversation, form=MessageForm(), week_number=week_number)
+    return render(request, PAGE, context)
+
+
+@login_required
+@require_POST
+def message_send(request: HttpRequest, conversation_id: int) -> HttpResponse:
+    conversation = get_object_or_404(
+        athlete_conversations(request.user).select_related("program"), pk=conversation_id
+    )
+    form = MessageForm(request.POST)
+    sent: tuple[Message, Message] | None = None
+    if form.is_valid():
+        try:
+            sent = services.message_send(conversation=conversation, text=form.cleaned_data["text"])
+        except ValidationError as exc:
+            form.add_error("text", exc)
+    if sent is None:
+        if request.htmx:
+            return render(
+                request,
+                f"{PAGE}#composer",
+                {"conversation": conversation, "form": form},
+                status=422,
+            )
+        return render(request, PAGE, page_context(conversation, form=form), status=422)
+    if not request.htmx:
+        return redirect("chat:home")
+    return render(
+        request,
+        f"{PAGE}#sent",
+        {"conversation": conversation, "form": MessageForm(), "new_messages": list(sent)},
+    )
+
+
+@login_required
+@require_GET
+def message_poll(request: HttpRequest, message_id: int) -> HttpResponse:
+    message = get_object_or_404(
+        Message.objects.select_related("conversation__program"),
+        pk=message_id,
+        conversation__in=athlete_conversations(request.user),
+    )
+    if not request.htmx:
+        return redirect("chat:home")
+    if message.status in WAITING:
+        attempt = int_param(request.GET.get("attempt"), default=0) + 1
+        return render(request, f"{PAGE}#thinking", {"message": message, "attempt": attempt})
+    conversation = message.conversation
+    context = {
+        "message": message,
+        "conversation": conversation,
+        "undoable": undoable_events(conversation),
+        **regions(conversation),
+    }
+    return render(request, f"{PAGE}#reply", context)

@@ -1,0 +1,162 @@
+"""How the engine renders program data for a model: quoted, bounded user text and a compact
+summary of the program around today. Used by the read tools and by the conversation layer's
+prompt; it knows nothing of conversations.
+
+**User-written text is data.** Program, week, session and exercise names, loads and notes go to the
+model as JSON string literals cut to a bound, with ``<`` and ``>`` escaped (``\u003c``), so a name
+can neither pose as instructions nor close the ``<program_data>`` block it sits in.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+from collections.abc import Callable
+from typing import Any
+
+from django.db.models import Prefetch
+
+from programs.models import Exercise, Program, Session, Week
+from programs.selectors import current_week, session_cardio
+
+MAX_QUOTED_CHARS = 200
+
+
+def quote(text: Any, *, limit: int = MAX_QUOTED_CHARS) -> str:
+    """``text`` as a JSON string literal, cut to ``limit`` characters (marked with an ellipsis),
+    with ``<`` and ``>`` escaped so it can't open or close a tag of the prompt."""
+    value = "" if text is None else str(text)
+    if len(value) > limit:
+        value = value[: limit - 1] + "…"
+    return json.dumps(value, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e")
+
+
+def bounded_json(data: Any, *, limit: int) -> str:
+    """``data`` as compact JSON cut to ``limit`` characters, tags escaped as in ``quote``."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str)
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return text.replace("<", "\\u003c").replace(">", "\\u003e")
+
+
+# --- the program around today --------------------------------------------------------------------
+
+
+def _sets_text(exercise: Exercise) -> str:
+    text = f"{exercise.position}. {quote(exercise.name)} {exercise.working_sets}×{quote(exercise.reps, limit=50)}"
+    if exercise.target_load:
+        text += f" @ {quote(exercise.target_load, limit=100)}"
+    extras = []
+    if exercise.warmup_sets:
+        extras.append(f"{exercise.warmup_sets} warm-up")
+    extras.append(f"rest {exercise.rest_seconds}s")
+    if exercise.group_label:
+        extras.append(f"group {quote(exercise.group_label, limit=20)}")
+    if exercise.skipped:
+        extras.append("SKIPPED")
+    text += f" ({', '.join(extras)})"
+    if exercise.notes:
+        text += f" notes: {quote(exercise.notes)}"
+    return text
+
+
+def _session_lines(session: Session, today: datetime.date) -> list[str]:
+    when = ", ".join(
+        part
+        for part in (
+            session.day_of_week,
+            session.scheduled_date and session.scheduled_date.isoformat(),
+        )
+        if part
+    )
+    head = f"  Session {session.position}: {quote(session.name)}" + (f" ({when})" if when else "")
+    if session.scheduled_date == today:
+        head += " [today]"
+    if session.completed:
+        head += " [completed]"
+    lines = [head]
+    if session.notes:
+        lines.append(f"    notes: {quote(session.notes)}")
+    exercises = list(session.exercises.all())
+    for exercise in exercises:
+        lines.append("    " + _sets_text(exercise))
+    cardio = session_cardio(session)
+    if cardio is not None:
+        line = f"    cardio: {cardio.get_type_display()} {cardio.duration} min"
+        if cardio.modality:
+            line += f" {quote(cardio.modality, limit=100)}"
+        if cardio.instructions:
+            line += f" instructions: {quote(cardio.instructions)}"
+        lines.append(line)
+    if not exercises and cardio is None:
+        lines.append("    rest day (no exercises, no cardio)")
+    return lines
+
+
+def program_summary(*, program: Program, today: datetime.date) -> str:
+    """A compact view: the current and the next week in full, the other weeks in one line."""
+    weeks = list(Week.objects.filter(program=program).order_by("position"))
+    lines = [
+        f"Program: {quote(program.name)}, {len(weeks)} week{'s' if len(weeks) != 1 else ''}, "
+        f"starts {program.start_date.isoformat()}."
+    ]
+    week = current_week(weeks, today)
+    if week is None:
+        lines.append("The program has no weeks yet.")
+        return "\n".join(lines)
+    if week.start_date <= today <= week.end_date:
+        lines.append(f"Today ({today.isoformat()}) is in week {week.position}.")
+    else:
+        lines.append(
+            f"Today ({today.isoformat()}) is outside the program; the nearest week is week {week.position}."
+        )
+    shown = [w for w in weeks if w.position in (week.position, week.position + 1)]
+    lines.extend(
+        week_lines(
+            shown,
+            today=today,
+            label=lambda w: "current week" if w.pk == week.pk else "next week",
+        )
+    )
+    others = [w for w in weeks if w not in shown]
+    if others:
+        lines.append(
+            "Other weeks (call get_week for their sessions): "
+            + "; ".join(
+                f"week {w.position} {quote(w.phase, limit=60)} {w.start_date.isoformat()} to "
+                f"{w.end_date.isoformat()}"
+                for w in others
+            )
+        )
+    return "\n".join(lines)
+
+
+def week_lines(
+    weeks: list[Week], *, today: datetime.date, label: Callable[[Week], str] | None = None
+) -> list[str]:
+    """Every session of ``weeks`` with its exercises and cardio, user text quoted (two queries
+    whatever the number of weeks). Used by the summary and by the ``get_week`` read tool."""
+    sessions = (
+        Session.objects.filter(week__in=weeks)
+        .select_related("cardio")
+        .prefetch_related(Prefetch("exercises", queryset=Exercise.objects.order_by("position")))
+        .order_by("week__position", "position")
+    )
+    by_week: dict[int, list[Session]] = {}
+    for session in sessions:
+        by_week.setdefault(session.week_id, []).append(session)
+    lines: list[str] = []
+    for week in weeks:
+        tag = f" ({label(week)})" if label else ""
+        lines.append(
+            f"Week {week.position}{tag}: phase {quote(week.phase, limit=100)}, "
+            f"{week.start_date.isoformat()} to {week.end_date.isoformat()}"
+        )
+        if week.description:
+            lines.append(f"  description: {quote(week.description)}")
+        week_sessions = by_week.get(week.pk, [])
+        if not week_sessions:
+            lines.append("  no sessions")
+        for session in week_sessions:
+            lines.extend(_session_lines(session, today))
+    return lines

@@ -1,0 +1,130 @@
+"""Read models of a program for pages and for the engine's rendering: which week is current, a
+session's cardio block, and the program panel of the chat page. Reads only; three queries for a
+week whatever the program's size."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django.db.models import Prefetch
+from django.utils import timezone
+
+from .models import CardioBlock, Exercise, Program, Session, Week
+
+
+def current_week(weeks: list[Week], today: datetime.date) -> Week | None:
+    """The week containing ``today``, else the nearest one (the first before the program starts,
+    the last after it ends)."""
+    if not weeks:
+        return None
+    for week in weeks:
+        if week.start_date <= today <= week.end_date:
+            return week
+    if today < weeks[0].start_date:
+        return weeks[0]
+    if today > weeks[-1].end_date:
+        return weeks[-1]
+    return min(weeks, key=lambda w: abs((w.start_date - today).days))
+
+
+def session_cardio(session: Session) -> CardioBlock | None:
+    try:
+        return session.cardio
+    except CardioBlock.DoesNotExist:
+        return None
+
+
+def _exercise_view(exercise: Exercise, week: Week, session: Session) -> dict[str, Any]:
+    return {
+        "number": exercise.position,
+        "ref": f"week-{week.position}-session-{session.position}-exercise-{exercise.position}",
+        "name": exercise.name,
+        "group_label": exercise.group_label,
+        "warmup_sets": exercise.warmup_sets,
+        "working_sets": exercise.working_sets,
+        "reps": exercise.reps,
+        "target_load": exercise.target_load,
+        "rest_seconds": exercise.rest_seconds,
+        "notes": exercise.notes,
+        "skipped": exercise.skipped,
+        "sets_text": f"{exercise.working_sets}×{exercise.reps}"
+        + (f" @ {exercise.target_load}" if exercise.target_load else ""),
+    }
+
+
+def program_week_view(
+    *, program: Program, today: datetime.date | None = None, week_number: int | None = None
+) -> dict[str, Any]:
+    """The program panel's read model: the current week (the week containing ``today``, else the
+    nearest) or week ``week_number``, with its sessions, exercises, cardio and position refs.
+    Three queries whatever the program's size."""
+    today = today or timezone.localdate()
+    weeks = list(Week.objects.filter(program=program).order_by("position"))
+    week = None
+    if week_number is not None:
+        week = next((w for w in weeks if w.position == week_number), None)
+    if week is None:
+        week = current_week(weeks, today)
+    view: dict[str, Any] = {
+        "program": {
+            "id": program.pk,
+            "name": program.name,
+            "start_date": program.start_date,
+            "version": program.version,
+            "week_count": len(weeks),
+        },
+        "today": today,
+        "week": None,
+        "is_current_week": False,
+        "previous_week_number": None,
+        "next_week_number": None,
+        "sessions": [],
+    }
+    if week is None:
+        return view
+    view["week"] = {
+        "number": week.position,
+        "ref": f"week-{week.position}",
+        "phase": week.phase,
+        "start_date": week.start_date,
+        "end_date": week.end_date,
+        "description": week.description,
+    }
+    view["is_current_week"] = week.start_date <= today <= week.end_date
+    view["previous_week_number"] = week.position - 1 if week.position > 1 else None
+    view["next_week_number"] = week.position + 1 if week.position < len(weeks) else None
+    sessions = (
+        Session.objects.filter(week=week)
+        .select_related("cardio")
+        .prefetch_related(Prefetch("exercises", queryset=Exercise.objects.order_by("position")))
+        .order_by("position")
+    )
+    for session in sessions:
+        cardio = session_cardio(session)
+        exercises = [_exercise_view(e, week, session) for e in session.exercises.all()]
+        view["sessions"].append(
+            {
+                "number": session.position,
+                "ref": f"week-{week.position}-session-{session.position}",
+                "name": session.name,
+                "scheduled_date": session.scheduled_date,
+                "day_of_week": session.day_of_week,
+                "is_today": session.scheduled_date == today,
+                "completed": session.completed,
+                "notes": session.notes,
+                "exercises": exercises,
+                "cardio": None
+                if cardio is None
+                else {
+                    "type": cardio.type,
+                    "type_label": cardio.get_type_display(),
+                    "duration": cardio.duration,
+                    "modality": cardio.modality,
+                    "instructions": cardio.instructions,
+                    "completed": cardio.completed,
+                },
+                "is_rest_day": not exercises and cardio is None,
+            }
+        )
+    return view
