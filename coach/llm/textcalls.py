@@ -63,7 +63,10 @@ def extract_text_calls(text: str) -> tuple[str, list[ToolCall]]:
         kept.append(_GAP)
         call, position = _read_marker(text, match.end())
         calls.append(call)
-    return _tidy("".join(kept)), calls
+    tidied = _tidy("".join(kept))
+    # Closing a gap can join two halves into a new opening ("[TOOL_" + marker + "CALL:").
+    rest, more = extract_text_calls(tidied)
+    return rest, calls + more
 
 
 def with_text_calls(response: LLMResponse) -> LLMResponse:
@@ -91,11 +94,11 @@ def _read_marker(text: str, start: int) -> tuple[ToolCall, int]:
             end = after + 1 if text.startswith("]", after) else end
             return _call_from_json(data, raw=text[body_start:end].rstrip("]")), end
     end = _marker_end(text, body_start)
-    raw = text[body_start:end]
-    if end >= len(text) and not raw.rstrip().endswith("]"):
+    if end is None:
+        end, raw = len(text), text[body_start:]
         reason = "The [TOOL_CALL:...] marker is not finished (the reply was cut off?)."
     else:
-        raw = raw.rstrip()[:-1] if raw.rstrip().endswith("]") else raw
+        raw = text[body_start : end - 1]
         reason = "The [TOOL_CALL:...] marker does not hold a valid JSON object."
     found = _NAME_IN_BROKEN_JSON.search(raw)
     return _broken(name=found.group(1) if found else "", reason=reason, raw=raw), end
@@ -152,9 +155,9 @@ def _skip_spaces(text: str, position: int) -> int:
     return position
 
 
-def _marker_end(text: str, position: int) -> int:
+def _marker_end(text: str, position: int) -> int | None:
     """Where a marker whose body is not valid JSON ends: after the first ``]`` outside strings and
-    outside any ``{...}``/``[...]`` it opened; the end of the text when there is none."""
+    outside any ``{...}``/``[...]`` it opened; ``None`` when there is none."""
     depth = 0
     in_string = False
     escaped = False
@@ -177,7 +180,7 @@ def _marker_end(text: str, position: int) -> int:
             if depth == 0:
                 return index + 1
             depth -= 1
-    return len(text)
+    return None
 
 
 def _tidy(text: str) -> str:
@@ -186,9 +189,7 @@ def _tidy(text: str) -> str:
     of the line or before punctuation; at most one blank line remains where markers were."""
     text = re.sub(rf"(?m)^[ \t]*{_GAP}(?:[ \t]*{_GAP})*[ \t]*(?:\n|\Z)", _END, text)
     text = re.sub(rf"[ \t]*{_GAP}(?:[ \t]*{_GAP})*[ \t]*", _close_gap, text)
-    text = re.sub(
-        rf"(\n*){_END}(\n*)", lambda m: "\n" * min(len(m.group(1)) + len(m.group(2)), 2), text
-    )
+    text = re.sub(rf"\n*{_END}(?:\n*{_END})*\n*", lambda m: "\n" * min(m[0].count("\n"), 2), text)
     return text.strip()
 
 
