@@ -10,11 +10,9 @@ The same ``WeekInput``/``SessionInput``/``ExerciseInput`` models validate ``add_
 ``add_session``, ``add_exercise`` and the ``import_program`` command, so a program file and a tool
 call obey the same rules.
 
-The schemas are sent with every model call (they were two thirds of a fresh prompt), so they say
-only what a model can't tell from a field's name, type, enum and bounds: a unit ("Minutes"), the
-shape of a free-text value ('e.g. "8-10"'), what ``null`` means. Class docstrings document the code
-and are kept out of the schema (``StrictModel``); the rules of numbering (from 1, renumbered after
-a change) are in the system prompt once. ``python manage.py bench_schemas`` prints their size.
+Every model call carries the schemas (``manage.py bench_schemas`` prints their size), so a field
+is described only where its name, type, enum and bounds don't say it all: a unit, the shape of a
+free text ('e.g. "8-10"'), what ``null`` means. Numbering from 1 is explained once, in the prompt.
 """
 
 from __future__ import annotations

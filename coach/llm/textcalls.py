@@ -22,8 +22,11 @@ as ordinary ``ToolCall``s, so the engine can't tell them from native ones:
   marker with no end takes the rest of the text with it.
 
 ``with_text_calls(response)`` applies this to a parsed ``LLMResponse``: its text loses the markers
-and its tool calls gain the parsed ones, after the native ones. Every response parser of
-``coach.llm`` calls it.
+and its tool calls gain the parsed ones, after the native ones. Every response parser of a model
+server calls it (OpenAI-compatible and Anthropic, plain and streamed, Ollama's native chat), in
+either ``LLM_TOOL_FORMAT``. The offline provider does not: its text is written by the app, and a
+marker in it could only be the athlete's own words echoed back ("I didn't understand ..."), which
+must not turn into a proposal the model never made.
 """
 
 from __future__ import annotations

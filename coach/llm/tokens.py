@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from coach.llm.base import Turn
-from coach.llm.textformat import tools_prompt
+from coach.llm.textformat import text_request, tools_prompt
 
 ENCODING = "o200k_base"
 # Per-message framing the chat format adds (role markers), per OpenAI's cookbook estimate.
@@ -50,8 +50,18 @@ def count_tokens(text: str) -> int:
     return total
 
 
-def count_request_tokens(*, system: str, turns: list[Turn], tools: list[dict[str, Any]]) -> int:
-    """An estimate of the prompt tokens one ``Provider.complete`` call sends."""
+def count_request_tokens(
+    *,
+    system: str,
+    turns: list[Turn],
+    tools: list[dict[str, Any]],
+    tool_format: str = "native",
+) -> int:
+    """An estimate of the prompt tokens one ``Provider.complete`` call sends. With
+    ``tool_format="text"`` (a provider's ``tool_format``) the request is counted as that format
+    sends it: tools in the system prompt, calls and results as text."""
+    if tool_format == "text":
+        system, turns, tools = text_request(system=system, turns=turns, tools=tools)
     total = TOKENS_PER_REPLY
     if system:
         total += TOKENS_PER_MESSAGE + count_tokens(system)

@@ -10,7 +10,9 @@ from django.core.exceptions import ImproperlyConfigured
 
 from coach.llm import get_provider
 from coach.llm.base import Turn
-from coach.llm.textformat import text_turns
+from coach.llm.sse import accumulate_openai_stream, iter_sse
+from coach.llm.textformat import text_request, text_turns
+from coach.llm.tokens import count_request_tokens
 from coach.registry import tool_definitions
 from coach.toolcalls import ToolCall
 
@@ -274,3 +276,37 @@ def test_reasoning_models_get_max_completion_tokens(fake_openai_server, model, f
     other = {"max_tokens", "max_completion_tokens"} - {field}
     assert body[field] == 777
     assert not other & set(body)
+
+
+# --- streams and token counts --------------------------------------------------------------------
+
+
+def test_a_marker_split_across_stream_chunks_becomes_a_call():
+    pieces = [
+        "Heavier. [TOOL_",
+        'CALL:{"id":"s1","tool":"remove_',
+        'week","parameters":{"week',
+        'Number":2}}]',
+    ]
+    stream = "".join(
+        "data: " + json.dumps({"choices": [{"index": 0, "delta": {"content": piece}}]}) + "\n\n"
+        for piece in pieces
+    )
+    stream += (
+        'data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n'
+    )
+    response = accumulate_openai_stream(iter_sse(stream))
+    assert response.text == "Heavier."
+    assert [(c.id, c.name, c.arguments) for c in response.tool_calls] == [
+        ("s1", "remove_week", {"weekNumber": 2})
+    ]
+
+
+def test_request_tokens_are_counted_as_the_text_format_sends_them():
+    tools = tool_definitions()
+    turns = history_with_a_tool_call()
+    native = count_request_tokens(system="S", turns=turns, tools=tools)
+    text = count_request_tokens(system="S", turns=turns, tools=tools, tool_format="text")
+    system, text_history, _ = text_request(system="S", turns=turns, tools=tools)
+    assert text == count_request_tokens(system=system, turns=text_history, tools=[])
+    assert text != native
