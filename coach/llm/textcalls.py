@@ -52,8 +52,16 @@ _END = "\ue001"
 
 def extract_text_calls(text: str) -> tuple[str, list[ToolCall]]:
     """``(text without the markers, the calls they held, in order)``. See the module docstring."""
-    if not text or _OPENING.search(text) is None:
-        return text, []
+    calls: list[ToolCall] = []
+    # One round leaves no opening (``_close_gap``); looking again costs nothing and guarantees
+    # it. Every round removes at least one marker.
+    while text and _OPENING.search(text) is not None:
+        text, found = _extract_once(text)
+        calls.extend(found)
+    return text, calls
+
+
+def _extract_once(text: str) -> tuple[str, list[ToolCall]]:
     kept: list[str] = []
     calls: list[ToolCall] = []
     position = 0
@@ -66,10 +74,7 @@ def extract_text_calls(text: str) -> tuple[str, list[ToolCall]]:
         kept.append(_GAP)
         call, position = _read_marker(text, match.end())
         calls.append(call)
-    tidied = _tidy("".join(kept))
-    # Closing a gap can join two halves into a new opening ("[TOOL_" + marker + "CALL:").
-    rest, more = extract_text_calls(tidied)
-    return rest, calls + more
+    return _tidy("".join(kept)), calls
 
 
 def with_text_calls(response: LLMResponse) -> LLMResponse:
@@ -90,7 +95,7 @@ def _read_marker(text: str, start: int) -> tuple[ToolCall, int]:
     if text.startswith("{", body_start):
         try:
             data, end = _DECODER.raw_decode(text, body_start)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):  # nested too deep is broken too
             pass
         else:
             after = _skip_spaces(text, end)
@@ -114,7 +119,7 @@ def _call_from_json(data: Any, *, raw: str) -> ToolCall:
             reason=f"A [TOOL_CALL:...] marker must hold a JSON object, not {type(data).__name__}.",
             raw=raw,
         )
-    name = data.get("tool", data.get("name"))
+    name = data.get("tool") or data.get("name")
     call_id = str(data.get("id") or "") or new_call_id()
     if not isinstance(name, str) or not name.strip():
         return _broken(
@@ -201,5 +206,11 @@ def _close_gap(match: re.Match[str]) -> str:
     at_line_start = start == 0 or text[start - 1] == "\n"
     at_line_end = end == len(text) or text[end] in "\n.,;:!?)"
     if at_line_start or at_line_end or not match.group(0).strip(_GAP):
-        return _END
+        # Joining must not make a new opening of two halves ("[TOOL_" + marker + "CALL:").
+        joined = _without_gaps(text[max(0, start - 20) : start]) + _without_gaps(text[end:][:20])
+        return " " + _END if _OPENING.search(joined) else _END
     return " " + _END
+
+
+def _without_gaps(text: str) -> str:
+    return text.replace(_GAP, "").replace(_END, "")

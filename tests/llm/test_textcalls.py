@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 
 import pytest
 from hypothesis import given, settings
@@ -221,9 +222,9 @@ def test_confidence_must_be_a_number_from_0_to_1(value, expected):
     assert ToolCall.from_raw({"id": "c", "name": "n", "confidence": value}).confidence == expected
 
 
-def test_halves_joined_by_removing_a_marker_are_removed_too():
+def test_removing_a_marker_never_joins_two_halves_into_a_new_one():
     text, calls = extract_text_calls(f"a [TOOL_{marker()}CALL:{{}}] b")
-    assert (text, len(calls)) == ("a b", 2)
+    assert (text, len(calls)) == ("a [TOOL_ CALL:{}] b", 1)
 
 
 PIECES = st.sampled_from(
@@ -240,3 +241,18 @@ def test_no_text_ever_shows_a_marker_opening(pieces):
     text, calls = extract_text_calls("".join(pieces))
     assert not re.search(r"\[\s*tool_call\s*(:|$)", text, re.IGNORECASE)
     assert all(isinstance(c, ToolCall) for c in calls)
+
+
+def test_absurdly_deep_nesting_is_a_parse_error_not_a_crash():
+    reply = 'x [TOOL_CALL:{"tool":"a","parameters":' + "[" * 100_000 + "]" * 100_000 + "}] y"
+    text, [call] = extract_text_calls(reply)
+    assert text == "x y" and call.name == "a" and call.arguments_error is not None
+
+
+def test_a_long_hostile_reply_is_handled_in_linear_time():
+    reply = ("[TOOL_" + marker() + "CALL:{}] ") * 2000 + "[TOOL_CALL:" + '{"a":"' * 5000
+    started = time.perf_counter()
+    text, calls = extract_text_calls(reply)
+    assert time.perf_counter() - started < 1.0
+    assert not re.search(r"\[\s*tool_call\s*(:|$)", text, re.IGNORECASE)
+    assert len(calls) == 2001
