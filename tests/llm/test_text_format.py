@@ -310,3 +310,8 @@ def test_request_tokens_are_counted_as_the_text_format_sends_them():
     system, text_history, _ = text_request(system="S", turns=turns, tools=tools)
     assert text == count_request_tokens(system=system, turns=text_history, tools=[])
     assert text != native
+
+
+def test_a_provider_refuses_an_unknown_tool_format_naming_the_valid_ones(fake_openai_server):
+    with pytest.raises(ValueError, match='"xml"; use one of: native, text'):
+        fake_openai_server.provider(tool_format="xml")
