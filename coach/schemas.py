@@ -9,11 +9,16 @@ layer's job (``coach/tools``).
 The same ``WeekInput``/``SessionInput``/``ExerciseInput`` models validate ``add_week``,
 ``add_session``, ``add_exercise`` and the ``import_program`` command, so a program file and a tool
 call obey the same rules.
+
+Every model call carries the schemas (``manage.py bench_schemas`` prints their size), so a field
+is described only where its name, type, enum and bounds don't say it all: a unit, the shape of a
+free text ('e.g. "8-10"'), what ``null`` means. Numbering from 1 is explained once, in the prompt.
 """
 
 from __future__ import annotations
 
 import datetime
+import inspect
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -26,6 +31,7 @@ from pydantic import (
     WithJsonSchema,
     model_validator,
 )
+from pydantic.json_schema import SkipJsonSchema
 from pydantic_core import PydanticCustomError
 
 MAX_WEEKS = 520
@@ -33,8 +39,22 @@ MAX_SESSIONS = 50
 MAX_EXERCISES = 100
 
 
+def _lean_schema(schema: dict[str, Any], model: type) -> None:
+    """Leave out what tells a model nothing: the class docstring (it documents the code), field
+    titles (the key is the name) and empty defaults (``""``, ``[]``, ``null``: a field not in
+    ``required`` is optional already)."""
+    if model.__doc__ and schema.get("description") == inspect.cleandoc(model.__doc__):
+        del schema["description"]
+    for field_schema in schema.get("properties", {}).values():
+        field_schema.pop("title", None)
+        if field_schema.get("default", 0) in ("", [], None):
+            del field_schema["default"]
+
+
 class StrictModel(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=False)
+    model_config = ConfigDict(
+        extra="forbid", populate_by_name=False, json_schema_extra=_lean_schema
+    )
 
 
 # --- reusable field types -----------------------------------------------------------------------
@@ -49,25 +69,9 @@ def _no_nul(value: str) -> str:
 # Every text field: PostgreSQL can't store NUL characters, so they are refused up front.
 Text = Annotated[str, AfterValidator(_no_nul)]
 
-WeekNumber = Annotated[
-    int,
-    Field(strict=True, ge=1, le=MAX_WEEKS, description="1-based week number in the program."),
-]
-SessionNumber = Annotated[
-    int,
-    Field(
-        strict=True, ge=1, le=MAX_SESSIONS, description="1-based session number within the week."
-    ),
-]
-ExerciseNumber = Annotated[
-    int,
-    Field(
-        strict=True,
-        ge=1,
-        le=MAX_EXERCISES,
-        description="1-based exercise number within the session.",
-    ),
-]
+WeekNumber = Annotated[int, Field(strict=True, ge=1, le=MAX_WEEKS)]
+SessionNumber = Annotated[int, Field(strict=True, ge=1, le=MAX_SESSIONS)]
+ExerciseNumber = Annotated[int, Field(strict=True, ge=1, le=MAX_EXERCISES)]
 
 
 def _position(value: Any) -> int | str:
@@ -86,52 +90,27 @@ Position = Annotated[
     int | Literal["end"],
     PlainValidator(_position),
     WithJsonSchema(
-        {
-            "anyOf": [
-                {"type": "integer", "minimum": 1},
-                {"type": "string", "enum": ["end"]},
-            ],
-            "description": 'Where to insert: a 1-based position (1 = first) or "end".',
-        }
+        {"anyOf": [{"type": "integer", "minimum": 1}, {"type": "string", "enum": ["end"]}]}
     ),
 ]
 
 Name = Annotated[Text, Field(strict=True, min_length=1, max_length=200)]
 Reps = Annotated[
-    Text,
-    Field(strict=True, min_length=1, max_length=50, description='Target reps, e.g. "8-10" or "5".'),
+    Text, Field(strict=True, min_length=1, max_length=50, description='e.g. "8-10" or "5"')
 ]
 TargetLoad = Annotated[
     Text,
-    Field(
-        strict=True,
-        min_length=1,
-        max_length=100,
-        description='Target load, e.g. "185 lbs", "70% 1RM", "bodyweight".',
-    ),
+    Field(strict=True, min_length=1, max_length=100, description='e.g. "185 lbs", "70% 1RM"'),
 ]
-WorkingSets = Annotated[
-    int, Field(strict=True, ge=0, le=50, description="Number of working sets (0 to 50).")
-]
-WarmupSets = Annotated[
-    int, Field(strict=True, ge=0, le=20, description="Number of warm-up sets (0 to 20).")
-]
-RestSeconds = Annotated[
-    int,
-    Field(strict=True, ge=0, le=3600, description="Rest between sets in seconds (0 to 3600)."),
-]
+WorkingSets = Annotated[int, Field(strict=True, ge=0, le=50)]
+WarmupSets = Annotated[int, Field(strict=True, ge=0, le=20)]
+RestSeconds = Annotated[int, Field(strict=True, ge=0, le=3600)]
 Notes = Annotated[Text, Field(strict=True, max_length=2000)]
 GroupLabel = Annotated[
-    Text,
-    Field(strict=True, max_length=20, description='Superset/circuit label, e.g. "A"; "" for none.'),
+    Text, Field(strict=True, max_length=20, description='Superset label, e.g. "A"')
 ]
-Skipped = Annotated[
-    bool,
-    Field(
-        strict=True, description="True marks the exercise skipped in this session (not removed)."
-    ),
-]
-IsoDate = Annotated[datetime.date, Field(description="ISO date, e.g. 2026-11-02.")]
+Skipped = Annotated[bool, Field(strict=True, description="Skipped this time, not removed")]
+IsoDate = datetime.date  # JSON Schema: a string with "format": "date"
 
 DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
@@ -145,11 +124,9 @@ def _day_name(value: Any) -> Any:
 DayOfWeek = Annotated[
     Literal["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"],
     BeforeValidator(_day_name),
-    Field(description="Day of the week, e.g. Monday."),
 ]
 WarmupList = Annotated[
-    list[Annotated[Text, Field(strict=True, min_length=1, max_length=200)]],
-    Field(max_length=20, description="Warm-up activities, in order."),
+    list[Annotated[Text, Field(strict=True, min_length=1, max_length=200)]], Field(max_length=20)
 ]
 
 
@@ -159,23 +136,17 @@ WarmupList = Annotated[
 class CardioInput(StrictModel):
     """A cardio block; a cardio-only day is a session with no exercises and one of these."""
 
-    type: Literal["zone2", "intervals", "sweetspot", "threshold", "vo2max"] = Field(
-        description="Kind of cardio: zone2, intervals, sweetspot, threshold or vo2max."
-    )
-    duration: int = Field(strict=True, ge=1, le=1440, description="Planned minutes (1 to 1440).")
-    modality: Text = Field(
-        default="", strict=True, max_length=100, description='e.g. "Running", "Cycling", "Rowing".'
-    )
-    instructions: Text = Field(
-        default="", strict=True, max_length=2000, description="Detailed workout instructions."
-    )
+    type: Literal["zone2", "intervals", "sweetspot", "threshold", "vo2max"]
+    duration: int = Field(strict=True, ge=1, le=1440, description="Minutes")
+    modality: Text = Field(default="", strict=True, max_length=100, description='e.g. "Running"')
+    instructions: Text = Field(default="", strict=True, max_length=2000)
     notes: Text = Field(default="", strict=True, max_length=2000)
 
 
 class ExerciseInput(StrictModel):
     """A new exercise. warmupSets defaults to 0 and restSeconds to 120."""
 
-    name: Name = Field(description="Exercise name.")
+    name: Name
     reps: Reps
     targetLoad: TargetLoad
     workingSets: WorkingSets
@@ -188,42 +159,33 @@ class ExerciseInput(StrictModel):
 class SessionInput(StrictModel):
     """A new session. An empty exercise list with no cardio is a rest day; with cardio, a cardio day."""
 
-    name: Name = Field(description='Session name, e.g. "Upper Body A", "Rest", "Zone 2 Cardio".')
+    name: Name
     exercises: list[ExerciseInput] = Field(
         default_factory=list,
         max_length=MAX_EXERCISES,
-        description="Exercises in order; may be empty for rest or cardio-only days.",
+        description="Empty for a rest day or a cardio day",
     )
-    scheduledDate: IsoDate | None = None
-    dayOfWeek: DayOfWeek | None = None
+    # null is accepted and means "none", as leaving the field out does; the schema shows one way.
+    scheduledDate: IsoDate | SkipJsonSchema[None] = None
+    dayOfWeek: DayOfWeek | SkipJsonSchema[None] = None
     warmup: WarmupList = Field(default_factory=list)
-    cardio: CardioInput | None = Field(
-        default=None, description="Optional cardio block for cardio-focused sessions."
-    )
+    cardio: CardioInput | None = None
     notes: Notes = ""
 
 
 class WeekInput(StrictModel):
     """A complete new week. Its weekNumber, if given, is ignored: weeks are numbered by position."""
 
-    weekNumber: int | None = Field(
-        default=None,
-        strict=True,
-        description="Ignored; the week is numbered by where it is inserted.",
-    )
+    # Accepted (program files carry it) but left out of the schema: a model need not send it.
+    weekNumber: SkipJsonSchema[int | None] = Field(default=None, strict=True)
     phase: Text = Field(
-        strict=True,
-        min_length=1,
-        max_length=100,
-        description='Training phase, e.g. "Hypertrophy", "Strength", "Deload".',
+        strict=True, min_length=1, max_length=100, description='e.g. "Hypertrophy", "Deload"'
     )
     startDate: IsoDate
     endDate: IsoDate
     description: Text = Field(default="", strict=True, max_length=2000)
     sessions: list[SessionInput] = Field(
-        min_length=1,
-        max_length=MAX_SESSIONS,
-        description="The week's sessions in order (rest and cardio days included); at least one.",
+        min_length=1, max_length=MAX_SESSIONS, description="In order, rest and cardio days too"
     )
 
     @model_validator(mode="after")
@@ -254,35 +216,30 @@ class _Updates(StrictModel):
 
 
 class ExerciseUpdates(_Updates):
-    name: Name = Field(default=None, description="New exercise name.")  # type: ignore[assignment]
+    name: Name = None  # type: ignore[assignment]
     reps: Reps = None  # type: ignore[assignment]
     targetLoad: TargetLoad = None  # type: ignore[assignment]
     workingSets: WorkingSets = None  # type: ignore[assignment]
     warmupSets: WarmupSets = None  # type: ignore[assignment]
     restSeconds: RestSeconds = None  # type: ignore[assignment]
-    notes: Notes = Field(default=None, description="Exercise notes or cues.")  # type: ignore[assignment]
+    notes: Notes = None  # type: ignore[assignment]
     groupLabel: GroupLabel = None  # type: ignore[assignment]
     skipped: Skipped = None  # type: ignore[assignment]
 
 
 class SessionUpdates(_Updates):
-    name: Name = Field(default=None, description="New session name.")  # type: ignore[assignment]
-    scheduledDate: IsoDate | None = Field(
-        default=None, description="ISO date, or null to clear it."
-    )
+    name: Name = None  # type: ignore[assignment]
+    scheduledDate: IsoDate | None = Field(default=None, description="null clears it")
     dayOfWeek: DayOfWeek = None  # type: ignore[assignment]
     warmup: WarmupList = None  # type: ignore[assignment]
     cardio: CardioInput | None = Field(
-        default=None,
-        description="A cardio block replaces the current one; null removes the cardio block.",
+        default=None, description="Replaces the cardio block; null removes it"
     )
-    notes: Notes = Field(default=None, description="Session notes.")  # type: ignore[assignment]
+    notes: Notes = None  # type: ignore[assignment]
 
 
 class WeekUpdates(_Updates):
-    phase: Text = Field(  # type: ignore[assignment]
-        default=None, strict=True, min_length=1, max_length=100, description='e.g. "Deload".'
-    )
+    phase: Text = Field(default=None, strict=True, min_length=1, max_length=100)  # type: ignore[assignment]
     startDate: IsoDate = None  # type: ignore[assignment]
     endDate: IsoDate = None  # type: ignore[assignment]
     description: Text = Field(default=None, strict=True, max_length=2000)  # type: ignore[assignment]
@@ -300,12 +257,14 @@ class WeekUpdates(_Updates):
 
 # --- tool arguments -----------------------------------------------------------------------------
 
+AT_LEAST_ONE = "Only the fields to change; at least one"
+
 
 class ModifyExerciseArgs(StrictModel):
     weekNumber: WeekNumber
     sessionNumber: SessionNumber
     exerciseNumber: ExerciseNumber
-    updates: ExerciseUpdates = Field(description="The fields to change; at least one.")
+    updates: ExerciseUpdates = Field(description=AT_LEAST_ONE)
 
 
 class RemoveExerciseArgs(StrictModel):
@@ -324,19 +283,14 @@ class AddExerciseArgs(StrictModel):
 class ReorderExercisesArgs(StrictModel):
     weekNumber: WeekNumber
     sessionNumber: SessionNumber
-    exerciseNumber: ExerciseNumber = Field(description="The exercise to move (1-based).")
-    newPosition: int = Field(
-        strict=True,
-        ge=1,
-        le=MAX_EXERCISES,
-        description="Where to move it (1-based, at most the number of exercises).",
-    )
+    exerciseNumber: ExerciseNumber
+    newPosition: int = Field(strict=True, ge=1, le=MAX_EXERCISES)
 
 
 class ModifySessionArgs(StrictModel):
     weekNumber: WeekNumber
     sessionNumber: SessionNumber
-    updates: SessionUpdates = Field(description="The fields to change; at least one.")
+    updates: SessionUpdates = Field(description=AT_LEAST_ONE)
 
 
 class AddSessionArgs(StrictModel):
@@ -351,22 +305,20 @@ class RemoveSessionArgs(StrictModel):
 
 
 class CopySessionArgs(StrictModel):
-    sourceWeekNumber: WeekNumber = Field(description="Week of the session to copy.")
-    sourceSessionNumber: SessionNumber = Field(description="The session to copy.")
-    targetWeekNumber: WeekNumber = Field(description="Week to put the copy in (may be the same).")
+    sourceWeekNumber: WeekNumber
+    sourceSessionNumber: SessionNumber
+    targetWeekNumber: WeekNumber
     position: Position = "end"
 
 
 class ModifyWeekArgs(StrictModel):
     weekNumber: WeekNumber
-    updates: WeekUpdates = Field(description="The fields to change; at least one.")
+    updates: WeekUpdates = Field(description=AT_LEAST_ONE)
 
 
 class AddWeekArgs(StrictModel):
     position: Position = "end"
-    weeks: list[WeekInput] = Field(
-        min_length=1, max_length=12, description="Complete weeks to insert, in order (1 to 12)."
-    )
+    weeks: list[WeekInput] = Field(min_length=1, max_length=12)
 
 
 class RemoveWeekArgs(StrictModel):

@@ -9,6 +9,11 @@
 
 Time-outs, retries and the token budget come from ``LLM_CONNECT_TIMEOUT``, ``LLM_READ_TIMEOUT``,
 ``LLM_MAX_RETRIES``, ``LLM_MAX_RETRY_WAIT`` and ``LLM_MAX_TOKENS``.
+
+``LLM_TOOL_FORMAT`` is ``"native"`` (the default: the protocol's own ``tools``) or ``"text"`` (for
+models without tool support: the tools are described in the system prompt and the model writes
+``[TOOL_CALL:{...}]`` markers, see ``coach.llm.textformat``). Markers in a reply are turned into
+tool calls in both formats.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
 from coach.llm.base import LLMError, LLMResponse, Provider, Turn, Usage
+from coach.llm.textformat import TOOL_FORMATS
 
 __all__ = ["LLMError", "LLMResponse", "Provider", "Turn", "Usage", "get_provider"]
 
@@ -33,9 +39,22 @@ def _http_options(overrides: dict[str, Any]) -> dict[str, Any]:
         "max_retries": settings.LLM_MAX_RETRIES,
         "max_retry_wait": settings.LLM_MAX_RETRY_WAIT,
         "max_tokens": settings.LLM_MAX_TOKENS,
+        "tool_format": tool_format(),
     }
     options.update(overrides)
     return options
+
+
+def tool_format() -> str:
+    """``LLM_TOOL_FORMAT``, checked: ``"native"`` or ``"text"``."""
+    value = str(getattr(settings, "LLM_TOOL_FORMAT", "native") or "native").strip().lower()
+    if value not in TOOL_FORMATS:
+        raise ImproperlyConfigured(
+            f'LLM_TOOL_FORMAT is "{settings.LLM_TOOL_FORMAT}"; use '
+            + " or ".join(f'"{name}"' for name in TOOL_FORMATS)
+            + "."
+        )
+    return value
 
 
 def get_provider(**overrides: Any) -> Provider:
@@ -55,6 +74,7 @@ def get_provider(**overrides: Any) -> Provider:
         settings.LLM_MAX_RETRIES,
         settings.LLM_MAX_RETRY_WAIT,
         settings.LLM_MAX_TOKENS,
+        tool_format(),
     )
     with _cache_lock:
         provider = _providers.get(key)

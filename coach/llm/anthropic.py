@@ -24,6 +24,7 @@ from typing import Any
 
 from coach.llm.base import LLMError, LLMResponse, Turn, Usage
 from coach.llm.http import HttpProvider, error_from_response
+from coach.llm.textcalls import with_text_calls
 from coach.toolcalls import ToolCall
 
 ANTHROPIC_VERSION = "2023-06-01"
@@ -106,7 +107,7 @@ def parse_response(data: dict[str, Any]) -> LLMResponse:
                 )
             )
     usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
-    return LLMResponse(
+    response = LLMResponse(
         text="\n\n".join(t for t in texts if t),
         tool_calls=calls,
         finish_reason=str(data.get("stop_reason") or ""),
@@ -118,6 +119,7 @@ def parse_response(data: dict[str, Any]) -> LLMResponse:
         model=str(data.get("model") or ""),
         raw=data,
     )
+    return with_text_calls(response)
 
 
 class AnthropicProvider(HttpProvider):

@@ -32,6 +32,7 @@ from typing import Any
 import httpx
 
 from coach.llm.base import LLMError, LLMResponse, Turn
+from coach.llm.textformat import TOOL_FORMATS, text_request
 
 RETRYABLE_STATUSES = frozenset({429, 500, 502, 503, 504, 529})
 BACKOFF_BASE = 0.5  # seconds; attempt n waits about BACKOFF_BASE * 2**n
@@ -250,7 +251,12 @@ class HttpTransport:
 
 class HttpProvider(abc.ABC):
     """What the HTTP providers share: the model settings, the retrying transport and one model
-    call. A subclass gives ``url``, ``headers()``, ``build_request()`` and ``parse()``."""
+    call. A subclass gives ``url``, ``headers()``, ``build_request()`` and ``parse()``.
+
+    ``tool_format="native"`` sends the tools in the protocol's own ``tools`` field;
+    ``tool_format="text"`` describes them in the system prompt and sends the history as plain
+    text instead (``coach.llm.textformat``), for models without tool support. Either way the
+    response's ``[TOOL_CALL:...]`` markers come back as tool calls (``parse()``)."""
 
     name = ""
     offline = False
@@ -268,11 +274,17 @@ class HttpProvider(abc.ABC):
         max_retry_wait: float = 20.0,
         sleep: Callable[[float], None] = time.sleep,
         transport: httpx.BaseTransport | None = None,
+        tool_format: str = "native",
     ) -> None:
+        if tool_format not in TOOL_FORMATS:
+            raise ValueError(
+                f'tool_format is "{tool_format}"; use one of: {", ".join(TOOL_FORMATS)}.'
+            )
         self.base_url = base_url.rstrip("/")
         self.model = model
         self.api_key = api_key
         self.max_tokens = max_tokens
+        self.tool_format = tool_format
         self.http = HttpTransport(
             connect_timeout=connect_timeout,
             read_timeout=read_timeout,
@@ -301,10 +313,18 @@ class HttpProvider(abc.ABC):
     def parse(self, data: dict[str, Any]) -> LLMResponse:
         """Given by each provider."""
 
+    def request_body(
+        self, *, system: str, turns: list[Turn], tools: list[dict[str, Any]]
+    ) -> dict[str, Any]:
+        """The JSON body of one call, in this provider's tool format."""
+        if self.tool_format == "text":
+            system, turns, tools = text_request(system=system, turns=turns, tools=tools)
+        return self.build_request(system=system, turns=turns, tools=tools)
+
     def complete(
         self, *, system: str, turns: list[Turn], tools: list[dict[str, Any]]
     ) -> LLMResponse:
-        payload = self.build_request(system=system, turns=turns, tools=tools)
+        payload = self.request_body(system=system, turns=turns, tools=tools)
         started = time.monotonic()
         data = self.http.post_json(self.url, headers=self.headers(), payload=payload)
         response = self.parse(data)

@@ -4,6 +4,12 @@ server and Gemini's OpenAI-compatibility endpoint.
 ``POST {base_url}/chat/completions`` with ``model``, ``messages`` (the system prompt first, then the
 neutral turns), ``tools`` (``{"type": "function", "function": {...}}``) and ``max_tokens``.
 
+OpenAI's reasoning models refuse ``max_tokens`` and want ``max_completion_tokens`` (which also
+bounds their hidden reasoning). We send it when the model name starts with ``o1``, ``o3``, ``o4`` or
+``gpt-5`` (``REASONING_MODEL_PREFIXES``), and ``max_tokens`` otherwise, because most compatible
+servers (Ollama, vLLM, llama.cpp, older proxies) know only ``max_tokens``. A routed name such as
+OpenRouter's ``openai/o3-mini`` keeps ``max_tokens``, which OpenRouter accepts for every model.
+
 Parsing is forgiving where real servers differ (see ``shared/provider_payloads/SOURCES.md``):
 ``content`` may be ``null``, ``""``, text or absent; ``arguments`` may be a JSON string (with
 newlines), an object, ``""`` or missing; a tool-call id may be empty (we make one up and the agent
@@ -19,6 +25,7 @@ from typing import Any
 
 from coach.llm.base import LLMError, LLMResponse, Turn, Usage
 from coach.llm.http import HttpProvider, error_from_response
+from coach.llm.textcalls import with_text_calls
 from coach.toolcalls import ToolCall
 
 _KNOWN_CALL_KEYS = frozenset({"id", "type", "function", "index"})
@@ -27,6 +34,14 @@ _KNOWN_CALL_KEYS = frozenset({"id", "type", "function", "index"})
 _ECHOED_MESSAGE_KEYS = ("extra_content", "thought_signature")
 # ``tool_call_extras`` key under which message-level fields are kept.
 MESSAGE_EXTRAS_KEY = "_message"
+# Model names that take ``max_completion_tokens`` instead of ``max_tokens`` (see above).
+REASONING_MODEL_PREFIXES = ("o1", "o3", "o4", "gpt-5")
+
+
+def max_tokens_field(model: str) -> str:
+    """``"max_completion_tokens"`` for OpenAI's reasoning models, else ``"max_tokens"``."""
+    name = model.strip().lower()
+    return "max_completion_tokens" if name.startswith(REASONING_MODEL_PREFIXES) else "max_tokens"
 
 
 def build_messages(*, system: str, turns: list[Turn]) -> list[dict[str, Any]]:
@@ -118,7 +133,7 @@ def parse_response(data: dict[str, Any]) -> LLMResponse:
         raise LLMError(
             "The model stopped with an error.", kind="server", retryable=True, status=None
         )
-    return LLMResponse(
+    response = LLMResponse(
         text=text,
         tool_calls=calls,
         finish_reason=finish_reason,
@@ -131,6 +146,7 @@ def parse_response(data: dict[str, Any]) -> LLMResponse:
         raw=data,
         tool_call_extras=extras,
     )
+    return with_text_calls(response)
 
 
 class OpenAIProvider(HttpProvider):
@@ -160,7 +176,7 @@ class OpenAIProvider(HttpProvider):
         payload: dict[str, Any] = {
             "model": self.model,
             "messages": build_messages(system=system, turns=turns),
-            "max_tokens": self.max_tokens,
+            max_tokens_field(self.model): self.max_tokens,
         }
         if tools:
             payload["tools"] = build_tools(tools)

@@ -25,6 +25,7 @@ from typing import Any
 
 from coach.llm.base import LLMError, LLMResponse, Usage
 from coach.llm.http import error_from_response
+from coach.llm.textcalls import with_text_calls
 from coach.toolcalls import ToolCall
 
 
@@ -116,16 +117,18 @@ def accumulate_openai_stream(events: Iterable[SSEEvent]) -> LLMResponse:
                     raise LLMError(
                         "The model stopped with an error.", kind="server", retryable=True
                     )
-    return LLMResponse(
-        text="".join(text),
-        tool_calls=[
-            ToolCall.from_raw({"id": c["id"], "name": c["name"], "arguments": c["arguments"]})
-            for _, c in sorted(calls.items())
-        ],
-        finish_reason=finish_reason,
-        usage=usage,
-        provider="openai",
-        model=model,
+    return with_text_calls(
+        LLMResponse(
+            text="".join(text),
+            tool_calls=[
+                ToolCall.from_raw({"id": c["id"], "name": c["name"], "arguments": c["arguments"]})
+                for _, c in sorted(calls.items())
+            ],
+            finish_reason=finish_reason,
+            usage=usage,
+            provider="openai",
+            model=model,
+        )
     )
 
 
@@ -175,13 +178,15 @@ def accumulate_anthropic_stream(events: Iterable[SSEEvent]) -> LLMResponse:
                     {"id": block.get("id"), "name": block.get("name"), "arguments": arguments}
                 )
             )
-    return LLMResponse(
-        text="\n\n".join(texts),
-        tool_calls=calls,
-        finish_reason=stop_reason,
-        usage=usage,
-        provider="anthropic",
-        model=model,
+    return with_text_calls(
+        LLMResponse(
+            text="\n\n".join(texts),
+            tool_calls=calls,
+            finish_reason=stop_reason,
+            usage=usage,
+            provider="anthropic",
+            model=model,
+        )
     )
 
 
@@ -214,11 +219,13 @@ def accumulate_ollama_ndjson(chunks: Iterable[dict[str, Any] | str | bytes]) -> 
                 prompt_tokens=int(chunk.get("prompt_eval_count") or 0),
                 completion_tokens=int(chunk.get("eval_count") or 0),
             )
-    return LLMResponse(
-        text="".join(text),
-        tool_calls=calls,
-        finish_reason=done_reason,
-        usage=usage,
-        provider="ollama",
-        model=model,
+    return with_text_calls(
+        LLMResponse(
+            text="".join(text),
+            tool_calls=calls,
+            finish_reason=done_reason,
+            usage=usage,
+            provider="ollama",
+            model=model,
+        )
     )

@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from coach.llm.base import Turn
+from coach.llm.textformat import text_request, tools_prompt
 
 ENCODING = "o200k_base"
 # Per-message framing the chat format adds (role markers), per OpenAI's cookbook estimate.
@@ -49,8 +50,18 @@ def count_tokens(text: str) -> int:
     return total
 
 
-def count_request_tokens(*, system: str, turns: list[Turn], tools: list[dict[str, Any]]) -> int:
-    """An estimate of the prompt tokens one ``Provider.complete`` call sends."""
+def count_request_tokens(
+    *,
+    system: str,
+    turns: list[Turn],
+    tools: list[dict[str, Any]],
+    tool_format: str = "native",
+) -> int:
+    """An estimate of the prompt tokens one ``Provider.complete`` call sends. With
+    ``tool_format="text"`` (a provider's ``tool_format``) the request is counted as that format
+    sends it: tools in the system prompt, calls and results as text."""
+    if tool_format == "text":
+        system, turns, tools = text_request(system=system, turns=turns, tools=tools)
     total = TOKENS_PER_REPLY
     if system:
         total += TOKENS_PER_MESSAGE + count_tokens(system)
@@ -63,3 +74,22 @@ def count_request_tokens(*, system: str, turns: list[Turn], tools: list[dict[str
     if tools:
         total += count_tokens(json.dumps(tools, separators=(",", ":")))
     return total
+
+
+def count_tool_tokens(tools: list[dict[str, Any]]) -> dict[str, Any]:
+    """The size of the tool definitions a call sends, in tokens:
+
+    * ``json``: as ``json.dumps`` writes them (the measure of issue 7: 5,668 before the schemas
+      were trimmed);
+    * ``compact``: as JSON without spaces (what ``count_request_tokens`` adds);
+    * ``text_prompt``: the system-prompt section ``LLM_TOOL_FORMAT=text`` sends instead;
+    * ``per_tool``: ``{name: compact tokens}``.
+    """
+    return {
+        "json": count_tokens(json.dumps(tools)),
+        "compact": count_tokens(json.dumps(tools, separators=(",", ":"))),
+        "text_prompt": count_tokens(tools_prompt(tools)) if tools else 0,
+        "per_tool": {
+            tool["name"]: count_tokens(json.dumps(tool, separators=(",", ":"))) for tool in tools
+        },
+    }

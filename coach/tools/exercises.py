@@ -189,10 +189,8 @@ SPECS = [
     ToolSpec(
         name="modify_exercise",
         description=(
-            "Change fields of one exercise (name, reps, targetLoad, workingSets, warmupSets, "
-            "restSeconds, notes, groupLabel, skipped). Use skipped: true when the athlete skips "
-            "it today. Identify it by weekNumber, sessionNumber and exerciseNumber (all 1-based). "
-            "Only the fields in updates change."
+            "Change some fields of one exercise. skipped: true skips it this time without "
+            "removing it."
         ),
         args_model=ModifyExerciseArgs,
         kind="write",
@@ -206,9 +204,8 @@ SPECS = [
     ToolSpec(
         name="add_exercise",
         description=(
-            "Insert a new exercise into a session at a 1-based position or at the end; later "
-            "exercises are renumbered. To replace exercise 1, call remove_exercise 1 first, "
-            "then add_exercise at position 1."
+            "Insert an exercise into a session. To replace one, remove it and add the new one at "
+            "its place."
         ),
         args_model=AddExerciseArgs,
         kind="write",
@@ -222,9 +219,8 @@ SPECS = [
     ToolSpec(
         name="remove_exercise",
         description=(
-            "Delete one exercise from a session; later exercises are renumbered. A session may "
-            "end up empty (a rest or cardio day). To skip it just today, use modify_exercise "
-            "with skipped: true instead."
+            "Delete an exercise from a session. To skip it just this time, use modify_exercise "
+            "with skipped: true."
         ),
         args_model=RemoveExerciseArgs,
         kind="write",
@@ -241,8 +237,7 @@ SPECS = [
     ToolSpec(
         name="reorder_exercises",
         description=(
-            "Move one exercise to a new 1-based position within its session; the exercises in "
-            "between shift by one."
+            "Move an exercise to another position within its session; those between shift by one."
         ),
         args_model=ReorderExercisesArgs,
         kind="write",

@@ -28,9 +28,8 @@ SPECS = [
     ToolSpec(
         name="get_week",
         description=(
-            "Read one week of the athlete's program: every session with its exercises "
-            "(sets × reps @ load, rest), cardio and notes. Use it before proposing a change to a "
-            "week that is not in the summary. Changes nothing."
+            "Read one week in full (sessions, exercises, cardio, notes), e.g. one not in the "
+            "summary. Changes nothing."
         ),
         args_model=GetWeekArgs,
         kind="read",

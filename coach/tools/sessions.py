@@ -227,9 +227,7 @@ SPECS = [
     ToolSpec(
         name="modify_session",
         description=(
-            "Change session-level fields: name, scheduledDate, dayOfWeek, warmup, notes, cardio. "
-            "A cardio object replaces the session's cardio block; cardio: null removes it. "
-            "Exercises are changed with the exercise tools."
+            "Change a session's own fields (not its exercises: use the exercise tools for those)."
         ),
         args_model=ModifySessionArgs,
         kind="write",
@@ -243,9 +241,8 @@ SPECS = [
     ToolSpec(
         name="add_session",
         description=(
-            "Insert a new session into a week at a 1-based position or at the end. Strength day: "
-            "exercises listed. Cardio-only day: exercises [] and a cardio block. Rest day: "
-            "exercises [] and no cardio."
+            "Insert a session into a week. A rest day has no exercises and no cardio; a cardio "
+            "day has a cardio block only."
         ),
         args_model=AddSessionArgs,
         kind="write",
@@ -259,8 +256,7 @@ SPECS = [
     ToolSpec(
         name="remove_session",
         description=(
-            "Delete a whole session (with its exercises and cardio) from a week; later sessions "
-            "are renumbered. A week must keep at least one session."
+            "Delete a session with its exercises and cardio. A week keeps at least one session."
         ),
         args_model=RemoveSessionArgs,
         kind="write",
@@ -275,8 +271,8 @@ SPECS = [
     ToolSpec(
         name="copy_session",
         description=(
-            "Duplicate a session (its exercises and cardio plan, not logged results) into the "
-            "same or another week at a 1-based position or at the end."
+            "Copy a session's plan (exercises and cardio, not logged results) into the same or "
+            "another week."
         ),
         args_model=CopySessionArgs,
         kind="write",

@@ -118,10 +118,7 @@ def remove_week(*, ctx: ToolContext, args: RemoveWeekArgs) -> Outcome:
 SPECS = [
     ToolSpec(
         name="modify_week",
-        description=(
-            "Change week-level fields: phase, startDate, endDate (ISO dates), description. "
-            "Session dates are not moved."
-        ),
+        description="Change a week's phase, dates or description. Its sessions' dates do not move.",
         args_model=ModifyWeekArgs,
         kind="write",
         requires_confirmation=True,
@@ -135,9 +132,8 @@ SPECS = [
     ToolSpec(
         name="add_week",
         description=(
-            "Insert one or more complete weeks (phase, dates, sessions with exercises or cardio) "
-            "at a 1-based week position or at the end; later weeks are renumbered. Expensive: for "
-            "a single extra day use add_session instead."
+            "Insert complete new weeks with their sessions. For one extra day, use add_session "
+            "instead."
         ),
         args_model=AddWeekArgs,
         kind="write",
@@ -151,10 +147,7 @@ SPECS = [
     ),
     ToolSpec(
         name="remove_week",
-        description=(
-            "Delete a whole week with all its sessions; later weeks are renumbered. The program "
-            "must keep at least one week."
-        ),
+        description="Delete a week with all its sessions. The program keeps at least one week.",
         args_model=RemoveWeekArgs,
         kind="write",
         requires_confirmation=True,

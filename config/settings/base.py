@@ -139,6 +139,9 @@ LLM_READ_TIMEOUT = env_float("LLM_READ_TIMEOUT", 60.0)
 LLM_MAX_RETRIES = env_int("LLM_MAX_RETRIES", 3)
 LLM_MAX_RETRY_WAIT = env_float("LLM_MAX_RETRY_WAIT", 20.0)
 LLM_MAX_TOKENS = env_int("LLM_MAX_TOKENS", 1024)
+# LLM_TOOL_FORMAT: "native" (the protocol's own tools) or "text" (tools described in the system
+# prompt, calls written as [TOOL_CALL:{...}] markers; for models without tool support).
+LLM_TOOL_FORMAT = env_str("LLM_TOOL_FORMAT", "native")
 AGENT_MAX_MODEL_CALLS = env_int("AGENT_MAX_MODEL_CALLS", 5)
 # An undecided batch of proposed changes expires after this many days (seed 004).
 PROPOSAL_TTL_DAYS = env_float("PROPOSAL_TTL_DAYS", 7.0)
