@@ -24,7 +24,10 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
+from coach.llm.anthropic import AnthropicProvider
 from coach.llm.base import LLMError, LLMResponse, Provider, Turn, Usage
+from coach.llm.offline import OfflineProvider
+from coach.llm.openai import OpenAIProvider
 from coach.llm.textformat import TOOL_FORMATS
 
 __all__ = ["LLMError", "LLMResponse", "Provider", "Turn", "Usage", "get_provider"]
@@ -95,13 +98,9 @@ _cache_lock = threading.Lock()
 def _build_provider(**overrides: Any) -> Provider:
     kind = (settings.LLM_PROVIDER or "offline").strip().lower()
     if kind == "offline":
-        from coach.llm.offline import OfflineProvider
-
         return OfflineProvider()
     model = settings.LLM_MODEL or DEFAULT_MODELS.get(kind, "")
     if kind == "openai":
-        from coach.llm.openai import OpenAIProvider
-
         return OpenAIProvider(
             base_url=settings.LLM_BASE_URL,
             api_key=settings.LLM_API_KEY,
@@ -109,8 +108,6 @@ def _build_provider(**overrides: Any) -> Provider:
             **_http_options(overrides),
         )
     if kind == "anthropic":
-        from coach.llm.anthropic import AnthropicProvider
-
         return AnthropicProvider(
             base_url=settings.LLM_BASE_URL,
             api_key=settings.LLM_API_KEY,

@@ -11,10 +11,11 @@ from chat.proposals import apply as batch_apply
 from chat.proposals import cancel as batch_cancel
 from chat.proposals import open_batch
 from chat.services import MAX_MESSAGE_CHARS, conversation_for_athlete, message_send
-from programs.models import Exercise, Program
+from programs.models import Exercise
 from programs.selectors import program_week_view
 from programs.services import object_update, program_bump_version
 from tests.calls import MORE_SETS, RENAME
+from tests.chat.helpers import first_exercise, propose, version
 from tests.chat.scripted_provider import ScriptedProvider
 from tests.factories import (
     CardioBlockFactory,
@@ -25,28 +26,6 @@ from tests.factories import (
 )
 
 REMOVE_4 = ("call_3", "remove_exercise", {"weekNumber": 1, "sessionNumber": 1, "exerciseNumber": 4})
-
-
-def first_exercise(program, position=1):
-    return Exercise.objects.get(
-        session__week__program=program,
-        session__week__position=1,
-        session__position=1,
-        position=position,
-    )
-
-
-def version(program):
-    return Program.objects.get(pk=program.pk).version
-
-
-def propose(conversation, *calls, text="Shall I?"):
-    with transaction.atomic():
-        _, placeholder = message_send(conversation=conversation, text="please change it")
-    run_turn(placeholder=placeholder, provider=ScriptedProvider().calls(*calls, text=text))
-    return PendingToolBatch.objects.get(
-        conversation=conversation, status__in=PendingToolBatch.OPEN_STATUSES
-    )
 
 
 @pytest.fixture
