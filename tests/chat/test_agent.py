@@ -12,6 +12,7 @@ from chat.proposals import AWAITING_CONFIRMATION
 from chat.proposals import apply as batch_apply
 from chat.services import message_send
 from coach.llm.base import LLMError
+from coach.llm.offline import OfflineProvider
 from coach.registry import REGISTRY
 from programs.models import Exercise, Program
 from tests.calls import MORE_SETS, RENAME
@@ -511,7 +512,6 @@ def test_a_refused_call_with_nul_characters_is_stored(conversation):
 
 
 def test_the_offline_coach_shows_a_week_through_the_read_tool(conversation):
-    from coach.llm.offline import OfflineProvider
 
     placeholder = reply(conversation, OfflineProvider(), text="show week 2")
     assert placeholder.content.startswith("Week 2: phase ")

@@ -1,0 +1,162 @@
+"""The offline provider: answers a conversation with the tool calls its commands name, the help
+text, or an acknowledgment of a decision (read from the structured ``Turn.events``)."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from typing import Any
+
+from coach.llm.base import LLMResponse, Turn, Usage
+from coach.toolcalls import ToolCall
+
+from .commands import help_text, parse_command
+from .grammar import READ_TOOLS, CommandError, Parsed, split_commands, with_replies
+
+
+def acknowledgment(event: dict[str, Any]) -> str:
+    """The reply to a decision the app reports (``Turn.events``, structured data, never prose)."""
+    kind = event.get("kind")
+    results = event.get("results") or []
+    replies = ["help", "Show my program"]
+    summaries = [r.get("summary", "") for r in results if r.get("success") and r.get("summary")]
+    problems = [" ".join(r.get("errors") or []) for r in results if not r.get("success")]
+    if kind in ("applied", "approved"):
+        who = "Your coach approved it: I" if kind == "approved" else "Done — I"
+        noun = "changes" if len(results) > 1 else "change"
+        detail = "".join(f"\n- {s}" for s in summaries)
+        if event.get("edits"):
+            detail += "\n(with your edits)"
+        return with_replies(f"{who} applied the {noun}.{detail}", replies)
+    if kind == "failed":
+        detail = "".join(f"\n- {p}" for p in problems if p)
+        return with_replies(f"That didn't work, so nothing was changed.{detail}", replies)
+    if kind == "review_requested":
+        return with_replies(
+            "I've sent that to your coach for approval. Nothing changes until they approve it.",
+            ["help"],
+        )
+    if kind == "declined":
+        note = (
+            f" Their note: {json.dumps(event.get('note', ''), ensure_ascii=False)}"
+            if event.get("note")
+            else ""
+        )
+        return with_replies(f"Your coach declined that change, so nothing changed.{note}", replies)
+    if kind == "undone":
+        return with_replies("Undone — your program is back to how it was.", replies)
+    if kind == "expired":
+        return with_replies("Those proposed changes expired; nothing was changed.", replies)
+    return with_replies("No problem, nothing was changed.", replies)
+
+
+class OfflineProvider:
+    """The embedded default provider; see the module docstring for its grammar."""
+
+    name = "offline"
+    model = "offline-commands"
+    offline = True
+
+    def complete(
+        self, *, system: str = "", turns: list[Turn], tools: list[dict[str, Any]] | None = None
+    ) -> LLMResponse:
+        started = time.monotonic()
+        response = self._respond(turns, tools)
+        response.latency_ms = int((time.monotonic() - started) * 1000)
+        return response
+
+    def _respond(self, turns: list[Turn], tools: list[dict[str, Any]] | None) -> LLMResponse:
+        if turns and turns[-1].role == "tool":
+            trailing: list[Turn] = []
+            for turn in reversed(turns):
+                if turn.role != "tool":
+                    break
+                trailing.insert(0, turn)
+            asked = turns[-len(trailing) - 1] if len(turns) > len(trailing) else None
+            if asked is not None and all(c.name in READ_TOOLS for c in asked.tool_calls):
+                # The answer of a read tool (``show week 2``): show it as it came.
+                return self._text(with_replies("\n\n".join(t.content for t in trailing), ["help"]))
+            return self._text(
+                with_replies(
+                    "The change is waiting for you: press Apply Changes or Cancel in the preview.",
+                    ["help"],
+                )
+            )
+        last = next((t for t in reversed(turns) if t.role == "user"), None)
+        if last is not None and last.events and not (last.athlete_text or "").strip():
+            return self._text(acknowledgment(last.events[-1]))
+        message = (
+            ""
+            if last is None
+            else (last.athlete_text if last.athlete_text is not None else last.content)
+        )
+        message = message.strip()
+        if not message or re.fullmatch(r"(help|commands|\?|/help|menu)[.!?]?", message, re.I):
+            return self._text(help_text())
+        commands = split_commands(message)
+        parsed: list[Parsed] = []
+        for command in commands:
+            try:
+                result = parse_command(command)
+            except CommandError as exc:
+                return self._text(with_replies(f'I couldn\'t use "{command}": {exc}', ["help"]))
+            if result is None:
+                if len(commands) == 1:
+                    opening = (
+                        "I can't answer questions while I'm offline."
+                        if message.endswith("?") or _looks_like_question(message)
+                        else f'I didn\'t understand "{command}".'
+                    )
+                    return self._text(help_text(opening=opening))
+                return self._text(
+                    with_replies(
+                        f'I didn\'t understand "{command}", so I changed nothing. '
+                        'Type "help" for the commands I know.',
+                        ["help"],
+                    )
+                )
+            parsed.append(result)
+        # ``tools=None`` (a direct call) offers every tool; a list offers only those in it.
+        allowed = None if tools is None else {tool.get("name") for tool in tools}
+        refused = [p for p in parsed if allowed is not None and p.name not in allowed]
+        if refused:
+            return self._text(
+                with_replies(
+                    f"I can't {refused[0].description} here: that tool isn't available.", ["help"]
+                )
+            )
+        first = 1 + sum(len(t.tool_calls) for t in turns)
+        calls = [
+            ToolCall(id=f"call_offline_{first + i}", name=p.name, arguments=p.arguments)
+            for i, p in enumerate(parsed)
+        ]
+        lines = ["Here's what I'll change:"] + [f"- {p.description}" for p in parsed]
+        lines.append("Check the preview, then press Apply Changes or Cancel.")
+        text = with_replies("\n".join(lines), ["What does this change?", "help"])
+        return LLMResponse(
+            text=text,
+            tool_calls=calls,
+            finish_reason="tool_calls",
+            usage=Usage(prompt_tokens=0, completion_tokens=0),
+            provider=self.name,
+            model=self.model,
+        )
+
+    def _text(self, text: str) -> LLMResponse:
+        return LLMResponse(
+            text=text,
+            tool_calls=[],
+            finish_reason="stop",
+            usage=Usage(),
+            provider=self.name,
+            model=self.model,
+        )
+
+
+def _looks_like_question(message: str) -> bool:
+    return bool(
+        re.match(
+            r"(what|why|how|when|where|who|which|can|could|should|is|are|do|does)\b", message, re.I
+        )
+    )
