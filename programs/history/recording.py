@@ -79,11 +79,11 @@ class ProgramChange:
                 attname = PARENTS[change["model"]][1]
                 change["parent"] = self.before[change["model"]][change["pk"]][attname]
         pk = self.program.pk
-        version = after["program"][pk]["version"]
-        if version == self.before["program"][pk]["version"]:
-            # Undo, restore and seed write without the services: the revision still bumps.
-            version += 1
-            Program.objects.filter(pk=pk).update(version=version, updated_at=timezone.now())
+        # One revision is one version step: the services bumped the version once per call inside
+        # the block (undo, restore and the seed write without them), and no other transaction saw
+        # those steps (the row is locked), so the revision settles it at the version before + 1.
+        version = self.before["program"][pk]["version"] + 1
+        Program.objects.filter(pk=pk).update(version=version, updated_at=timezone.now())
         self.program.version = version
         last = ProgramRevision.objects.filter(program_id=pk).aggregate(n=Max("number"))["n"]
         self.revision = ProgramRevision.objects.create(
