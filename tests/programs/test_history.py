@@ -1,5 +1,7 @@
 """Program history: revisions recorded by program_change, undo, restore, readable lines."""
 
+import json
+
 import pytest
 from django.db import transaction
 from hypothesis import HealthCheck, given, settings
@@ -296,8 +298,6 @@ def test_snapshot_runs_six_queries_whatever_the_size(weeks, django_assert_num_qu
 
 
 def test_snapshot_values_are_plain_json():
-    import json
-
     program = rich_program()
     state = snapshot(program_id=program.pk)
     json.dumps(state)
