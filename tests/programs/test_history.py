@@ -107,6 +107,35 @@ def test_inserting_an_exercise_names_it_and_the_renumbering():
     ]
 
 
+def test_removing_an_exercise_counts_its_logged_sets_and_undo_reads_as_adding_it_back():
+    program = rich_program()
+    with recorded(program) as change:
+        services.exercise_remove(exercise=exercise_at(program, 1, 1, 1))
+    assert revision_lines(change.revision) == [
+        "Removed Week 1, Session 1, Exercise 1: Back Squat (2 logged sets)",
+        "Week 1, Session 1: exercises renumbered 2 → 1, 3 → 2",
+    ]
+    undo = revision_undo(revision=change.revision, actor=None)
+    assert revision_lines(undo) == [
+        "Added Week 1, Session 1, Exercise 1: Back Squat (2 logged sets)",
+        "Week 1, Session 1: exercises renumbered 1 → 2, 2 → 3",
+    ]
+
+
+def test_cardio_and_session_fields_read_with_their_labels():
+    program = rich_program()
+    session = exercise_at(program, 2, 3, 1).session
+    with recorded(program) as change:
+        services.object_update(obj=session.cardio, fields={"duration": 45})
+        services.object_update(obj=session, fields={"day_of_week": "Sunday"})
+        services.cardio_set(session=exercise_at(program, 1, 3, 1).session, fields=None)
+    assert revision_lines(change.revision) == [
+        "Week 2, Session 3: day of week Wednesday → Sunday",
+        "Removed cardio from Week 1, Session 3: Zone 2, 30 min",
+        "Week 2, Session 3, cardio: duration 30 → 45",
+    ]
+
+
 def test_revision_numbers_count_up_per_program():
     first, second = rich_program(), rich_program()
     for index, program in enumerate((first, second, first)):
