@@ -230,6 +230,21 @@ def test_undo_is_allowed_when_a_later_revision_is_unrelated():
     assert now["weeks"][1]["sessions"][2]["exercises"][1]["targetLoad"] == "95 lbs"
 
 
+def test_a_later_change_undone_and_then_redone_still_blocks_the_undo():
+    program = rich_program()
+    exercise = exercise_at(program, 1, 1, 1)
+    with recorded(program) as first:
+        services.object_update(obj=exercise, fields={"reps": "3"})
+    with recorded(program) as second:
+        services.object_update(obj=exercise, fields={"reps": "4"})
+    undo = revision_undo(revision=second.revision, actor=None)
+    redo = revision_undo(revision=undo, actor=None)
+    with pytest.raises(UndoConflict) as refused:
+        revision_undo(revision=first.revision, actor=None)
+    assert refused.value.blocking in (second.revision, redo)
+    assert Exercise.objects.get(pk=exercise.pk).reps == "4"
+
+
 def test_undo_of_a_later_change_then_the_earlier_one_goes_back_to_the_start():
     program = rich_program()
     original = export_without_version(program)
@@ -312,6 +327,42 @@ def test_restore_across_an_undo_lands_on_the_state_after_the_revision():
         services.object_update(obj=exercise_at(program, 1, 1, 1), fields={"reps": "2"})
     revision_restore(revision=first.revision, actor=None)
     assert export_without_version(program) == kept
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    revisions=st.lists(
+        st.lists(
+            st.tuples(st.sampled_from(OPS), st.integers(min_value=0, max_value=10_000)),
+            min_size=1,
+            max_size=3,
+        ),
+        min_size=2,
+        max_size=4,
+    ),
+    pick=st.integers(min_value=0, max_value=3),
+)
+def test_restore_after_any_random_revisions_gives_the_export_after_the_chosen_one(
+    db, revisions, pick
+):
+    with transaction.atomic():
+        program = rich_program()
+        recorded_after = []
+        for ops in revisions:
+            with recorded(program) as change:
+                for op, seed in ops:
+                    apply_random_op(program, op, seed)
+            if change.revision is not None:
+                recorded_after.append((change.revision, export_without_version(program)))
+        if len(recorded_after) >= 2:
+            revision, expected = recorded_after[pick % (len(recorded_after) - 1)]
+            revision_restore(revision=revision, actor=None)
+            assert export_without_version(program) == expected
+        transaction.set_rollback(True)
 
 
 # --- snapshot -----------------------------------------------------------------------------------
