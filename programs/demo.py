@@ -18,8 +18,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from . import services
-from .admin import COACHES_GROUP, STAFF_GROUP, ensure_coach_group, ensure_staff_group
-from .models import CardioType, Program
+from .access import COACHES_GROUP, STAFF_GROUP
+from .admin.groups import ensure_coach_group, ensure_staff_group
+from .history import program_change
+from .models import CardioType, Program, RevisionVia
 
 DEMO_PROGRAM_NAME = "8-Week Strength Block"
 DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
@@ -276,10 +278,19 @@ def monday_of(day: datetime.date) -> datetime.date:
 
 
 def build_demo_program(*, athlete: Any, coach: Any, start_date: datetime.date) -> Program:
-    """Create the 8-week demo program through the services; ``start_date`` should be a Monday."""
+    """Create the 8-week demo program through the services, recorded as its first revision
+    (``via=seed``, by the coach); ``start_date`` should be a Monday."""
     program = services.program_create(
         athlete=athlete, coach=coach, name=DEMO_PROGRAM_NAME, start_date=start_date
     )
+    with program_change(
+        program=program, actor=coach, via=RevisionVia.SEED, summary="Built the demo program."
+    ):
+        _build_weeks(program=program, start_date=start_date)
+    return program
+
+
+def _build_weeks(*, program: Program, start_date: datetime.date) -> None:
     seen: dict[str, int] = {}
     for week_number, (phase, description) in enumerate(PHASES, start=1):
         week_in_phase = seen.get(phase, 0)
@@ -320,7 +331,6 @@ def build_demo_program(*, athlete: Any, coach: Any, start_date: datetime.date) -
                 if phase == "Deload":
                     cardio["duration"] = 30
                 services.cardio_set(session=session, fields=cardio)
-    return program
 
 
 # --- users and the whole seed -------------------------------------------------------------------

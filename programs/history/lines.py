@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from ..models import CardioType
 from .snapshot import MODELS, PARENTS, Snapshot
 
 LIMIT = 40
@@ -67,7 +68,9 @@ def _title(key: str, row: dict[str, Any]) -> str:
     if key == "week":
         return row.get("phase", "")
     if key == "cardioblock":
-        return f"{row.get('type', '')}, {row.get('duration', '')} min"
+        kind = row.get("type", "")
+        label = CardioType(kind).label if kind in CardioType.values else kind
+        return f"{label}, {row.get('duration', '')} min"
     if key == "setresult":
         return f"{_shown(row.get('reps'))} × {_shown(row.get('load'))}"
     return row.get("name", "")

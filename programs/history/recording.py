@@ -79,11 +79,11 @@ class ProgramChange:
                 attname = PARENTS[change["model"]][1]
                 change["parent"] = self.before[change["model"]][change["pk"]][attname]
         pk = self.program.pk
-        version = after["program"][pk]["version"]
-        if version == self.before["program"][pk]["version"]:
-            # Undo, restore and seed write without the services: the revision still bumps.
-            version += 1
-            Program.objects.filter(pk=pk).update(version=version, updated_at=timezone.now())
+        # One revision is one version step: the services bumped the version once per call inside
+        # the block (undo, restore and the seed write without them), and no other transaction saw
+        # those steps (the row is locked), so the revision settles it at the version before + 1.
+        version = self.before["program"][pk]["version"] + 1
+        Program.objects.filter(pk=pk).update(version=version, updated_at=timezone.now())
         self.program.version = version
         last = ProgramRevision.objects.filter(program_id=pk).aggregate(n=Max("number"))["n"]
         self.revision = ProgramRevision.objects.create(
@@ -164,19 +164,21 @@ def _touch(changes: list[dict[str, Any]]) -> _Touch:
 def _blocking(revision: ProgramRevision) -> tuple[ProgramRevision, str] | None:
     """The first later revision that touched what ``revision`` changed, and where."""
     mine = _touch(revision.changes)
-    later = (
+    later = list(
         ProgramRevision.objects.filter(program_id=revision.program_id, number__gt=revision.number)
-        .select_related("actor", "undoes")
+        .select_related("actor")
         .order_by("number")
     )
-    undone = set(
-        ProgramRevision.objects.filter(
-            program_id=revision.program_id, number__gt=revision.number, undone_by__isnull=False
-        ).values_list("pk", flat=True)
-    )
+    undone_by = {other.undoes_id: other.pk for other in later if other.undoes_id is not None}
+
+    def cancelled(pk: int) -> bool:
+        """Undone by a later revision that still stands (was not undone in turn)."""
+        undo = undone_by.get(pk)
+        return undo is not None and undo not in undone_by
+
     for other in later:
-        if other.pk in undone or (other.undoes is not None and other.undoes.pk in undone):
-            continue  # a later change and its undo cancel out
+        if cancelled(other.pk) or (other.undoes_id in undone_by and cancelled(other.undoes_id)):
+            continue  # a later change and the undo that cancelled it
         for change in other.changes:
             if mine.overlaps(_touch([change])):
                 return other, change.get("where") or change["model"]

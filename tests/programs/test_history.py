@@ -1,5 +1,7 @@
 """Program history: revisions recorded by program_change, undo, restore, readable lines."""
 
+import json
+
 import pytest
 from django.db import transaction
 from hypothesis import HealthCheck, given, settings
@@ -105,6 +107,35 @@ def test_inserting_an_exercise_names_it_and_the_renumbering():
     ]
 
 
+def test_removing_an_exercise_counts_its_logged_sets_and_undo_reads_as_adding_it_back():
+    program = rich_program()
+    with recorded(program) as change:
+        services.exercise_remove(exercise=exercise_at(program, 1, 1, 1))
+    assert revision_lines(change.revision) == [
+        "Removed Week 1, Session 1, Exercise 1: Back Squat (2 logged sets)",
+        "Week 1, Session 1: exercises renumbered 2 → 1, 3 → 2",
+    ]
+    undo = revision_undo(revision=change.revision, actor=None)
+    assert revision_lines(undo) == [
+        "Added Week 1, Session 1, Exercise 1: Back Squat (2 logged sets)",
+        "Week 1, Session 1: exercises renumbered 1 → 2, 2 → 3",
+    ]
+
+
+def test_cardio_and_session_fields_read_with_their_labels():
+    program = rich_program()
+    session = exercise_at(program, 2, 3, 1).session
+    with recorded(program) as change:
+        services.object_update(obj=session.cardio, fields={"duration": 45})
+        services.object_update(obj=session, fields={"day_of_week": "Sunday"})
+        services.cardio_set(session=exercise_at(program, 1, 3, 1).session, fields=None)
+    assert revision_lines(change.revision) == [
+        "Week 2, Session 3: day of week Wednesday → Sunday",
+        "Removed cardio from Week 1, Session 3: Zone 2, 30 min",
+        "Week 2, Session 3, cardio: duration 30 → 45",
+    ]
+
+
 def test_revision_numbers_count_up_per_program():
     first, second = rich_program(), rich_program()
     for index, program in enumerate((first, second, first)):
@@ -199,6 +230,21 @@ def test_undo_is_allowed_when_a_later_revision_is_unrelated():
     assert now["weeks"][1]["sessions"][2]["exercises"][1]["targetLoad"] == "95 lbs"
 
 
+def test_a_later_change_undone_and_then_redone_still_blocks_the_undo():
+    program = rich_program()
+    exercise = exercise_at(program, 1, 1, 1)
+    with recorded(program) as first:
+        services.object_update(obj=exercise, fields={"reps": "3"})
+    with recorded(program) as second:
+        services.object_update(obj=exercise, fields={"reps": "4"})
+    undo = revision_undo(revision=second.revision, actor=None)
+    redo = revision_undo(revision=undo, actor=None)
+    with pytest.raises(UndoConflict) as refused:
+        revision_undo(revision=first.revision, actor=None)
+    assert refused.value.blocking in (second.revision, redo)
+    assert Exercise.objects.get(pk=exercise.pk).reps == "4"
+
+
 def test_undo_of_a_later_change_then_the_earlier_one_goes_back_to_the_start():
     program = rich_program()
     original = export_without_version(program)
@@ -283,6 +329,42 @@ def test_restore_across_an_undo_lands_on_the_state_after_the_revision():
     assert export_without_version(program) == kept
 
 
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    revisions=st.lists(
+        st.lists(
+            st.tuples(st.sampled_from(OPS), st.integers(min_value=0, max_value=10_000)),
+            min_size=1,
+            max_size=3,
+        ),
+        min_size=2,
+        max_size=4,
+    ),
+    pick=st.integers(min_value=0, max_value=3),
+)
+def test_restore_after_any_random_revisions_gives_the_export_after_the_chosen_one(
+    db, revisions, pick
+):
+    with transaction.atomic():
+        program = rich_program()
+        recorded_after = []
+        for ops in revisions:
+            with recorded(program) as change:
+                for op, seed in ops:
+                    apply_random_op(program, op, seed)
+            if change.revision is not None:
+                recorded_after.append((change.revision, export_without_version(program)))
+        if len(recorded_after) >= 2:
+            revision, expected = recorded_after[pick % (len(recorded_after) - 1)]
+            revision_restore(revision=revision, actor=None)
+            assert export_without_version(program) == expected
+        transaction.set_rollback(True)
+
+
 # --- snapshot -----------------------------------------------------------------------------------
 
 
@@ -296,8 +378,6 @@ def test_snapshot_runs_six_queries_whatever_the_size(weeks, django_assert_num_qu
 
 
 def test_snapshot_values_are_plain_json():
-    import json
-
     program = rich_program()
     state = snapshot(program_id=program.pk)
     json.dumps(state)

@@ -54,7 +54,9 @@ def test_seed_builds_an_eight_week_program_coached_by_coach_with_today_in_week_o
     run_seed()
     program = demo_program()
     assert program.coach.username == "coach"
-    assert program.version == 1
+    revision = program.revisions.get()  # the build is the program's first revision
+    assert (revision.number, revision.via, revision.actor) == (1, "seed", program.coach)
+    assert program.version == revision.program_version == 2
     today = timezone.localdate()
     assert program.start_date.weekday() == 0
     week1 = program.weeks.get(position=1)
@@ -119,6 +121,7 @@ def test_running_the_seed_twice_creates_nothing_new():
     first = counts()
     output = run_seed()
     assert counts() == first
+    assert demo_program().revisions.count() == 1
     assert Program.objects.filter(name=DEMO_PROGRAM_NAME).count() == 1
     assert "Kept the existing" in output
 

@@ -1,4 +1,5 @@
-"""The tree services added for the tool engine and the import command, and the seed-000 export."""
+"""The services: the tree inserts added for the tool engine and the import command, the version
+bump of every service, and the seed-000 export."""
 
 import datetime
 
@@ -6,7 +7,7 @@ import pytest
 
 from programs import services
 from programs.export import export_program
-from programs.models import CardioBlock, Exercise, Session, Week
+from programs.models import CardioBlock, Exercise, Program, Session, Week
 from tests.factories import CardioBlockFactory, ExerciseFactory, SetResultFactory, build_program
 
 pytestmark = pytest.mark.django_db
@@ -83,7 +84,7 @@ def test_weeks_tree_insert_shifts_later_weeks_by_the_number_inserted(program):
 
 def test_weeks_tree_insert_runs_a_constant_number_of_queries(program, django_assert_num_queries):
     specs = [_week_spec(f"W{i}", [_session_spec("s", 3)] * 3) for i in range(4)]
-    with django_assert_num_queries(5):  # shift (2), weeks, sessions, exercises
+    with django_assert_num_queries(6):  # shift (2), weeks, sessions, exercises, version
         services.weeks_tree_insert(program=program, position=1, specs=specs)
 
 
@@ -128,3 +129,92 @@ def test_export_ids_follow_positions_after_a_removal():
     assert [(e["id"], e["name"]) for e in exported] == [
         ("week-1-session-1-exercise-1", second.name)
     ]
+
+
+# --- every service bumps the version itself -----------------------------------------------------
+
+
+def _first(model, program, **lookup):
+    paths = {Week: "program", Session: "week__program", Exercise: "session__week__program"}
+    return model.objects.filter(**{paths[model]: program}, **lookup).order_by("pk").first()
+
+
+SERVICE_CALLS = {
+    "week_insert": lambda p: services.week_insert(
+        program=p,
+        position=1,
+        phase="Deload",
+        start_date=datetime.date(2027, 1, 4),
+        end_date=datetime.date(2027, 1, 10),
+    ),
+    "week_remove": lambda p: services.week_remove(week=_first(Week, p)),
+    "week_move": lambda p: services.week_move(week=_first(Week, p), new_position=2),
+    "weeks_reorder": lambda p: services.weeks_reorder(
+        program=p, ordered_pks=list(p.weeks.order_by("-position").values_list("pk", flat=True))
+    ),
+    "session_insert": lambda p: services.session_insert(week=_first(Week, p), position=1, name="X"),
+    "session_remove": lambda p: services.session_remove(session=_first(Session, p)),
+    "session_move": lambda p: services.session_move(session=_first(Session, p), new_position=3),
+    "sessions_reorder": lambda p: services.sessions_reorder(
+        week=_first(Week, p),
+        ordered_pks=list(
+            _first(Week, p).sessions.order_by("-position").values_list("pk", flat=True)
+        ),
+    ),
+    "cardio_set": lambda p: services.cardio_set(
+        session=_first(Session, p), fields={"type": "zone2", "duration": 30}
+    ),
+    "exercise_insert": lambda p: services.exercise_insert(
+        session=_first(Session, p),
+        position=1,
+        name="Dip",
+        working_sets=3,
+        reps="8",
+        target_load="bw",
+    ),
+    "exercise_remove": lambda p: services.exercise_remove(exercise=_first(Exercise, p)),
+    "exercise_move": lambda p: services.exercise_move(exercise=_first(Exercise, p), new_position=4),
+    "exercises_reorder": lambda p: services.exercises_reorder(
+        session=_first(Session, p),
+        ordered_pks=list(
+            _first(Session, p).exercises.order_by("-position").values_list("pk", flat=True)
+        ),
+    ),
+    "object_update exercise": lambda p: services.object_update(
+        obj=_first(Exercise, p), fields={"reps": "12"}
+    ),
+    "object_update program": lambda p: services.object_update(obj=p, fields={"name": "New"}),
+    "session_tree_insert": lambda p: services.session_tree_insert(
+        week=_first(Week, p), position=2, spec=_session_spec("Tree", 2)
+    ),
+    "weeks_tree_insert": lambda p: services.weeks_tree_insert(
+        program=p, position=3, specs=[_week_spec("W", [_session_spec("s", 1)])]
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(SERVICE_CALLS))
+def test_every_service_that_changes_a_program_bumps_its_version(program, name):
+    other = build_program(weeks=1, sessions=1, exercises=1)
+    SERVICE_CALLS[name](program)
+    assert Program.objects.get(pk=program.pk).version == 2
+    assert Program.objects.get(pk=other.pk).version == 1  # only the program it touches
+
+
+@pytest.mark.parametrize(
+    ("call", "queries"),
+    [
+        # delete (with the cascade's lookups of sets), shift out and back, version
+        (lambda e: services.exercise_remove(exercise=e), 5),
+        # park the row, shift out and back, put it in place, version
+        (lambda e: services.exercise_move(exercise=e, new_position=4), 5),
+    ],
+)
+def test_position_services_run_a_constant_number_of_queries_with_the_bump(
+    call, queries, django_assert_num_queries
+):
+    for size in (2, 12):
+        program = build_program(weeks=1, sessions=1, exercises=size)
+        exercise = _first(Exercise, program, position=1)
+        with django_assert_num_queries(queries):
+            call(exercise)

@@ -1,0 +1,162 @@
+"""The program's admin page, with its History: revisions newest first (who, when, how, summary,
+the readable diff), a Restore button on each and an Undo button on those not undone yet, for the
+users who may edit the program. Staff read the history and change nothing."""
+
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.db.models import Count
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.views.decorators.http import require_POST
+
+from .. import services
+from ..access import can_edit_program
+from ..history import HistoryError, describe, revision_lines, revision_restore, revision_undo
+from ..models import Program, ProgramRevision
+from .formsets import adopt, update_changed
+from .inlines import WeekInline
+from .mixins import OwnedAdminMixin, start_recording
+
+REVISIONS_PER_PAGE = 25
+
+
+@admin.register(Program)
+class ProgramAdmin(OwnedAdminMixin, admin.ModelAdmin):
+    list_display = ("name", "athlete", "coach", "start_date", "version", "week_count")
+    list_filter = (("coach", admin.RelatedOnlyFieldListFilter), "start_date")
+    search_fields = ("name", "athlete__username")
+    list_select_related = ("athlete", "coach")
+    fields = ("name", "athlete", "coach", "start_date", "version", "created_at", "updated_at")
+    readonly_fields = ("version", "created_at", "updated_at")
+    inlines = (WeekInline,)
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(week_count=Count("weeks"))
+
+    @admin.display(description="Weeks", ordering="week_count")
+    def week_count(self, obj: Program) -> int:
+        return obj.week_count
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        users = get_user_model().objects.order_by("username")
+        if db_field.name == "athlete":
+            if not request.user.is_superuser:
+                # A coach's roster: the athletes of the programs they coach.
+                users = users.filter(programs__coach=request.user).distinct()
+            kwargs["queryset"] = users
+        elif db_field.name == "coach":
+            if request.user.is_superuser:
+                kwargs["queryset"] = users.filter(is_staff=True)
+            else:
+                kwargs["queryset"] = users.filter(pk=request.user.pk)
+                kwargs["required"] = True
+                kwargs["empty_label"] = None
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def get_changeform_initial_data(self, request):
+        initial = super().get_changeform_initial_data(request)
+        initial.setdefault("coach", request.user.pk)
+        return initial
+
+    def save_model(self, request, obj, form, change):
+        if not request.user.is_superuser:
+            obj.coach = request.user
+        if not change:
+            saved = services.program_create(
+                athlete=obj.athlete, name=obj.name, start_date=obj.start_date, coach=obj.coach
+            )
+            adopt(obj, saved)
+            start_recording(request, obj)  # the weeks added with it are the first revision
+            return
+        recording = start_recording(request, obj)
+        changed = list(form.changed_data)
+        if obj.coach_id != recording.before["program"][obj.pk]["coach_id"]:
+            changed.append("coach")
+        update_changed(obj, changed)
+
+    # --- history ---------------------------------------------------------------------------------
+
+    def get_urls(self):
+        info = self.opts.app_label, self.opts.model_name
+        return [
+            path(
+                "<path:object_id>/history/<int:revision_id>/<str:action>/",
+                self.admin_site.admin_view(self.revision_action_view),
+                name="{}_{}_revision_action".format(*info),
+            ),
+            *super().get_urls(),
+        ]
+
+    def history_view(self, request: HttpRequest, object_id: str, extra_context=None):
+        program = self._get_visible_or_404(request, object_id)
+        if not self.has_view_or_change_permission(request, program):
+            raise PermissionDenied
+        revisions = (
+            ProgramRevision.objects.filter(program=program)
+            .select_related("actor", "undoes", "undone_by")
+            .order_by("-number")
+        )
+        page = Paginator(revisions, REVISIONS_PER_PAGE).get_page(request.GET.get("page"))
+        may_edit = self.has_change_permission(request, program)
+        rows = [
+            {
+                "revision": revision,
+                "lines": revision_lines(revision),
+                "undone_by": getattr(revision, "undone_by", None),
+                "may_undo": may_edit and getattr(revision, "undone_by", None) is None,
+            }
+            for revision in page.object_list
+        ]
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"History: {program.name}",
+            "subtitle": None,
+            "opts": self.opts,
+            "object": program,
+            "page": page,
+            "rows": rows,
+            "may_edit": may_edit,
+            **(extra_context or {}),
+        }
+        request.current_app = self.admin_site.name
+        return TemplateResponse(request, "admin/programs/program/revision_history.html", context)
+
+    def revision_action_view(
+        self, request: HttpRequest, object_id: str, revision_id: int, action: str
+    ) -> HttpResponse:
+        if action not in ("undo", "restore"):
+            raise Http404(f"No history action {action!r}.")
+        return require_POST(self._revision_action)(request, object_id, revision_id, action)
+
+    def _revision_action(self, request, object_id, revision_id, action) -> HttpResponse:
+        program = self._get_visible_or_404(request, object_id)
+        revision = get_object_or_404(ProgramRevision, pk=revision_id, program=program)
+        if not (
+            self.has_change_permission(request, program) and can_edit_program(request.user, program)
+        ):
+            raise PermissionDenied
+        try:
+            if action == "undo":
+                done = revision_undo(revision=revision, actor=request.user)
+                messages.success(request, f"Undid change #{revision.number} as {describe(done)}.")
+            else:
+                done = revision_restore(revision=revision, actor=request.user)
+                messages.success(
+                    request,
+                    f"Restored the program as it was after change #{revision.number}, "
+                    f"as {describe(done)}.",
+                )
+        except HistoryError as refused:
+            messages.error(request, str(refused))
+        url = reverse(
+            f"admin:{self.opts.app_label}_{self.opts.model_name}_history",
+            args=[program.pk],
+            current_app=self.admin_site.name,
+        )
+        return HttpResponseRedirect(url)
