@@ -94,9 +94,10 @@ def _apply_locked(batch: PendingToolBatch, *, user: Any, kind: str, note: str = 
     if result.success:
         batch.status = Status.APPLIED
         batch.error_message = ""
-        batch.program_version = result.program_version
-        batch.save()
         revision = change.revision
+        # A revision settles the version at one step past the one before it.
+        batch.program_version = revision.program_version if revision else result.program_version
+        batch.save()
         record, event, followup = record_decision(
             batch, kind=kind, actor=user, note=note, revision_id=revision.pk if revision else None
         )
