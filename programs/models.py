@@ -238,6 +238,7 @@ class RevisionVia(models.TextChoices):
     UNDO = "undo", "Undo"
     RESTORE = "restore", "Restore"
     SEED = "seed", "Seed"
+    COMMAND = "command", "Command line (coach_tools)"
 
 
 class ProgramRevision(models.Model):

@@ -230,3 +230,14 @@ def test_bench_tools_prints_a_table_and_cleans_up():
     assert lines[1].startswith("weeks | apply ms")
     assert lines[-1].split("|")[0].strip() == "4"
     assert not Program.objects.exists()
+
+
+def test_import_and_coach_tools_apply_are_recorded_as_revisions(tmp_path, program):
+    UserFactory(username="importee")
+    out, _ = run("import_program", write(tmp_path, WEEKS), "--athlete", "importee")
+    imported = Program.objects.get(pk=int(out.strip().splitlines()[-1]))
+    revision = imported.revisions.get()
+    assert revision.via == "import" and "2 weeks" in revision.summary
+    run("coach_tools", "apply", str(program.pk), write(tmp_path, CALLS, name="calls.json"))
+    applied = program.revisions.get()
+    assert applied.via == "command" and applied.program_version == 2

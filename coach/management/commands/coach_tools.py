@@ -14,11 +14,13 @@ import json
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
 
 from coach.engine import ToolContext, apply_calls, preview_calls
 from coach.registry import tool_definitions
 from coach.toolcalls import ToolCall
-from programs.models import Program
+from programs.history import program_change
+from programs.models import Program, RevisionVia
 
 from ._program_files import read_json
 
@@ -51,7 +53,16 @@ class Command(BaseCommand):
         if options["action"] == "preview":
             result = preview_calls(ctx=ToolContext.for_program(program), calls=calls)
         else:
-            result = apply_calls(ctx=ToolContext.for_program(program), calls=calls)
+            with (
+                transaction.atomic(),
+                program_change(
+                    program=program,
+                    actor=None,
+                    via=RevisionVia.COMMAND,
+                    summary=f"coach_tools apply: {len(calls)} calls",
+                ),
+            ):
+                result = apply_calls(ctx=ToolContext.for_program(program), calls=calls)
         self.stdout.write(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
         if not result.success:
             failed = sum(1 for r in result.results if not r.success)

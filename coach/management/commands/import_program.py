@@ -21,6 +21,8 @@ from pydantic import Field, ValidationError
 from coach.engine import validation_errors
 from coach.schemas import StrictModel, WeekInput, week_tree_spec
 from programs import services
+from programs.history import program_change
+from programs.models import RevisionVia
 
 from ._program_files import read_json
 
@@ -134,8 +136,14 @@ class Command(BaseCommand):
                 name=name[:200],
                 start_date=start or weeks[0].startDate,
             )
-            services.weeks_tree_insert(
-                program=program, position=1, specs=[week_tree_spec(w) for w in weeks]
-            )
+            with program_change(
+                program=program,
+                actor=coach,
+                via=RevisionVia.IMPORT,
+                summary=f"Imported {len(weeks)} weeks from {Path(options['path']).name}"[:500],
+            ):
+                services.weeks_tree_insert(
+                    program=program, position=1, specs=[week_tree_spec(w) for w in weeks]
+                )
         self.stdout.write(f"Imported {len(weeks)} weeks as {name!r} for {athlete.get_username()}.")
         self.stdout.write(str(program.pk))
