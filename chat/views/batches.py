@@ -11,7 +11,7 @@ from django.contrib import messages as flash
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
-from django_htmx.http import HttpResponseClientRefresh
+from django_htmx.http import HttpResponseClientRefresh, reswap, retarget
 
 from .. import proposals
 from ..access import athlete_conversations
@@ -173,4 +173,8 @@ def call_edit(request: HttpRequest, batch_id: int, call_id: str) -> HttpResponse
     )
     if result.outcome == "revision_mismatch":
         decision.outcome = "revision_mismatch"
-    return _decided(request, batch, decision)
+    response = _decided(request, batch, decision)
+    if request.htmx and response.status_code == 200:
+        # The form swapped itself; a saved edit replaces the whole card instead.
+        response = reswap(retarget(response, "#batch-card"), "outerHTML")
+    return response
