@@ -18,7 +18,15 @@ from django.db.models import Q
 
 from programs.models import CardioType
 
-__all__ = ["CalendarFeed", "CardioType", "FeedEvent", "Intensity", "LibraryWorkout", "Scope", "Sport"]
+__all__ = [
+    "CalendarFeed",
+    "CardioType",
+    "FeedEvent",
+    "Intensity",
+    "LibraryWorkout",
+    "Scope",
+    "Sport",
+]
 
 
 class Sport(models.TextChoices):
@@ -48,6 +56,10 @@ class AliveWorkouts(models.Manager):
 
     def get_queryset(self) -> models.QuerySet:
         return super().get_queryset().filter(deleted_at__isnull=True)
+
+
+class AllWorkouts(models.Manager):
+    """Every workout, deleted ones included (the admin's history, the demo seed)."""
 
 
 class LibraryWorkout(models.Model):
@@ -83,7 +95,7 @@ class LibraryWorkout(models.Model):
     deleted_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     objects = AliveWorkouts()
-    all_objects = models.Manager()
+    all_objects = AllWorkouts()
 
     class Meta:
         ordering = ["title", "pk"]

@@ -4,6 +4,7 @@ rrule, with the bounds checked before anything is generated."""
 from __future__ import annotations
 
 import datetime
+from itertools import islice
 from typing import Any
 
 from dateutil.rrule import DAILY, WEEKLY, rrule
@@ -65,9 +66,9 @@ def expand_dates(
             raise ValueError(
                 f"until ({last.isoformat()}) is before the start ({first.isoformat()})."
             )
-        # One more than allowed tells "too many" without generating an unbounded list.
-        rule = rrule(RECURRENCES[recurrence], dtstart=first, until=last, count=MAX_OCCURRENCES + 1)
-    dates = [moment.date() for moment in rule]
+        rule = rrule(RECURRENCES[recurrence], dtstart=first, until=last)
+    # One more than allowed tells "too many" without generating an unbounded list.
+    dates = [moment.date() for moment in islice(rule, MAX_OCCURRENCES + 1)]
     if len(dates) > MAX_OCCURRENCES:
         raise ValueError(
             f"A {recurrence} schedule from {first.isoformat()} to {as_date(until, 'until')} "

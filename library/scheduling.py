@@ -138,7 +138,9 @@ def _plan(
     weeks = list(Week.objects.filter(program=program).order_by("position"))
     program_name = json.dumps(program.name)
     if not weeks:
-        raise ValueError(f"The program {program_name} has no weeks yet, so nothing can be scheduled.")
+        raise ValueError(
+            f"The program {program_name} has no weeks yet, so nothing can be scheduled."
+        )
     first = min(w.start_date for w in weeks)
     last = max(w.end_date for w in weeks)
     rows = Session.objects.filter(week__program=program).order_by("week_id", "position")

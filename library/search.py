@@ -24,7 +24,7 @@ from typing import Any
 
 from django.contrib.postgres.search import SearchQuery, SearchRank, TrigramWordSimilarity
 from django.db import connection
-from django.db.models import F, FloatField, Q, Value
+from django.db.models import F, Q, Value
 from django.db.models.functions import Lower
 
 from .access import visible_workouts
@@ -36,8 +36,31 @@ MAX_TITLE_CHARS = 80
 TRIGRAM_THRESHOLD = 0.3
 # Words that say "a workout" without saying which: ignored unless they are all the query has.
 FILLER_WORDS = frozenset(
-    "a an and any for find give i me my of please show some the to with workout workouts "
-    "session sessions training routine".split()
+    [
+        "a",
+        "an",
+        "and",
+        "any",
+        "for",
+        "find",
+        "give",
+        "i",
+        "me",
+        "my",
+        "of",
+        "please",
+        "show",
+        "some",
+        "the",
+        "to",
+        "with",
+        "workout",
+        "workouts",
+        "session",
+        "sessions",
+        "training",
+        "routine",
+    ]
 )
 WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
@@ -147,9 +170,7 @@ def _fields(row: LibraryWorkout) -> dict[str, set[str]]:
         "title": set(WORD.findall(row.title.lower())),
         "tags": set(WORD.findall(" ".join([*(row.tags or []), row.sport]).lower())),
         "text": set(
-            WORD.findall(
-                f"{row.description} {exercise_names} {cardio.get('modality', '')}".lower()
-            )
+            WORD.findall(f"{row.description} {exercise_names} {cardio.get('modality', '')}".lower())
         ),
     }
 

@@ -12,7 +12,9 @@ from library.services import workout_soft_delete
 from tests.factories import LibraryWorkoutFactory, UserFactory
 
 
-def test_athlete_sees_own_and_their_coachs_shared_workouts_only(team, shared_workout, private_workout):
+def test_athlete_sees_own_and_their_coachs_shared_workouts_only(
+    team, shared_workout, private_workout
+):
     LibraryWorkoutFactory(owner=team["other_coach"], scope="shared")
     LibraryWorkoutFactory(owner=team["outsider"])
     assert set(visible_workouts(team["athlete"])) == {shared_workout, private_workout}
