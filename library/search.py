@@ -1,68 +1,43 @@
 """Searching the workout library, ranked, over only what the user may see.
 
-PostgreSQL: full-text search on ``search_document`` (a weighted tsvector kept by a trigger:
-title A, tags and sport B, description and exercise names C; GIN-indexed) with every query word
-as a prefix (``leg:* | day:*``), ranked by ``ts_rank`` plus the trigram word similarity of the
-query to the title (pg_trgm, GIN-indexed), which also catches typos ("sqaut").
+The query is read once (``library.search_terms``): its meaningful words, their synonyms and a
+"quick" hint. Then, on PostgreSQL: full-text search on ``search_document`` (a weighted tsvector
+kept by a trigger: title A, tags and sport B, description and exercise names C; GIN-indexed) with
+every word and synonym as a prefix (``leg:* | day:*``); the score is ``ts_rank`` times the share
+of the query's words the workout matches, plus the trigram word similarity of the query to the
+title (pg_trgm, GIN-indexed), which also catches typos.
 
-SQLite (and any other database): the same words are scored in Python over the visible rows:
+On SQLite (and any other database) the same words are scored in Python over the visible rows:
 a title word beats a tag or the sport, which beats the description or an exercise name; an exact
-word beats a prefix ("leg" finds "legs"), which beats a near miss (difflib ratio ≥ 0.8).
+word beats a prefix ("leg" finds "legs"), which beats a near miss (difflib ratio ≥ 0.8); a
+synonym counts half; the sum is multiplied by the share of the query's words matched.
 
-Either way ties go by title, then ID, and the result is a list of ``WorkoutHit``.
-``render_search_results`` turns it into the text a model reads: user-written titles are quoted,
-bounded data.
+Either way a short workout gets a bonus for "quick"/"short", ties go by title, then ID, and the
+result is a list of ``WorkoutHit``. ``render_search_results`` turns it into the text a model
+reads: user-written titles are quoted, bounded data.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Any
 
 from django.contrib.postgres.search import SearchQuery, SearchRank, TrigramWordSimilarity
 from django.db import connection
-from django.db.models import F, Q, Value
-from django.db.models.functions import Lower
+from django.db.models import Case, ExpressionWrapper, F, FloatField, Q, Value, When
+from django.db.models.functions import Greatest, Lower
 
 from .access import visible_workouts
 from .models import LibraryWorkout
+from .search_terms import SHORT_MINUTES, WORD, ParsedQuery, parse_query
 
 MAX_LIMIT = 10
 MAX_QUERY_CHARS = 200
 MAX_TITLE_CHARS = 80
-TRIGRAM_THRESHOLD = 0.3
-# Words that say "a workout" without saying which: ignored unless they are all the query has.
-FILLER_WORDS = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "any",
-        "for",
-        "find",
-        "give",
-        "i",
-        "me",
-        "my",
-        "of",
-        "please",
-        "show",
-        "some",
-        "the",
-        "to",
-        "with",
-        "workout",
-        "workouts",
-        "session",
-        "sessions",
-        "training",
-        "routine",
-    ]
-)
-WORD = re.compile(r"[^\W_]+", re.UNICODE)
+TRIGRAM_THRESHOLD = 0.4
+FUZZY_WEIGHT = 0.05  # a near miss in the title scores below a real match
 
 
 @dataclass(frozen=True)
@@ -76,33 +51,29 @@ class WorkoutHit:
     score: float
 
 
-def query_words(query: str) -> list[str]:
-    """The lower-case words of ``query``, without filler words (unless nothing else is left)."""
-    words = list(dict.fromkeys(WORD.findall(query.lower())))
-    meaningful = [w for w in words if w not in FILLER_WORDS]
-    return meaningful or words
-
-
-def _check(query: Any, limit: Any) -> list[str]:
+def _check(query: Any, limit: Any) -> ParsedQuery:
     if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
         raise ValueError(f"limit must be a whole number from 1 to {MAX_LIMIT} (got {limit!r}).")
     if not isinstance(query, str):
         raise ValueError("query must be text, e.g. 'leg workout'.")
     if len(query) > MAX_QUERY_CHARS:
         raise ValueError(f"query is {len(query)} characters long; at most {MAX_QUERY_CHARS}.")
-    words = query_words(query)
-    if not words:
+    parsed = parse_query(query)
+    if not parsed.groups:
         raise ValueError("query needs at least one word, e.g. 'legs' or 'easy run'.")
-    return words
+    return parsed
 
 
 def search_workouts(*, user: Any, query: str, limit: int = 5) -> list[WorkoutHit]:
-    """The ``limit`` (1 to 10) workouts ``user`` may see that best match ``query``, best first."""
-    words = _check(query, limit)
+    """The ``limit`` (1 to 10) workouts ``user`` may see that best match ``query``, best first.
+
+    A workout that matches every word of the query beats one that matches some of them very
+    well; ties go by title. Raises ``ValueError`` for an empty or over-long query or a bad limit."""
+    parsed = _check(query, limit)
     workouts = visible_workouts(user)
     if connection.vendor == "postgresql":
-        return _search_postgres(workouts, words, limit)
-    return _search_portable(workouts, words, limit)
+        return _search_postgres(workouts, parsed, limit)
+    return _search_portable(workouts, parsed, limit)
 
 
 def _hit(workout: Any, score: float) -> WorkoutHit:
@@ -120,17 +91,53 @@ def _hit(workout: Any, score: float) -> WorkoutHit:
 # --- PostgreSQL ---------------------------------------------------------------------------------
 
 
-def _search_postgres(workouts, words: list[str], limit: int) -> list[WorkoutHit]:
-    # Words are [^\W_]+ only, so they are safe in a raw tsquery; each is a prefix.
-    tsquery = SearchQuery(" | ".join(f"{w}:*" for w in words), search_type="raw", config="english")
-    text = " ".join(words)
-    ranked = (
-        workouts.annotate(
-            rank=SearchRank(F("search_document"), tsquery),
-            similarity=TrigramWordSimilarity(Value(text), "title"),
+def _tsquery(terms: tuple[str, ...]) -> SearchQuery:
+    # Terms are [^\W_]+ only, so they are safe in a raw tsquery; each is a prefix.
+    return SearchQuery(" | ".join(f"{t}:*" for t in terms), search_type="raw", config="english")
+
+
+def _search_postgres(workouts, parsed: ParsedQuery, limit: int) -> list[WorkoutHit]:
+    everything = _tsquery(parsed.alternatives)
+    similarity = {
+        f"similarity_{n}": TrigramWordSimilarity(Value(group[0]), "title")
+        for n, group in enumerate(parsed.groups)
+    }
+    # A word is matched when the document has it (or a synonym), or the title nearly has it.
+    matched = [
+        Case(
+            When(
+                Q(search_document=_tsquery(group))
+                | Q(**{f"similarity_{n}__gte": TRIGRAM_THRESHOLD}),
+                then=Value(1.0),
+            ),
+            default=Value(0.0),
         )
-        .annotate(score=F("rank") + F("similarity"))
-        .filter(Q(search_document=tsquery) | Q(similarity__gte=TRIGRAM_THRESHOLD))
+        for n, group in enumerate(parsed.groups)
+    ]
+    # Near misses only count for workouts the full-text search did not find, and below them.
+    fuzzy = Case(
+        When(search_document=everything, then=Value(0.0)),
+        default=FUZZY_WEIGHT * Greatest(*(F(name) for name in similarity), Value(0.0)),
+        output_field=FloatField(),
+    )
+    short_bonus = Case(
+        When(duration_minutes__lte=SHORT_MINUTES, then=Value(SHORT_BONUS if parsed.short else 1.0)),
+        default=Value(1.0),
+    )
+    ranked = (
+        workouts.annotate(rank=SearchRank(F("search_document"), everything), **similarity)
+        .annotate(
+            coverage=ExpressionWrapper(
+                sum(matched, start=Value(0.0)) / len(parsed.groups), output_field=FloatField()
+            )
+        )
+        .filter(coverage__gt=0)
+        .annotate(
+            score=ExpressionWrapper(
+                (F("rank") + fuzzy) * F("coverage") * short_bonus,
+                output_field=FloatField(),
+            )
+        )
         .order_by("-score", Lower("title"), "pk")
         .only("pk", "title", "sport", "duration_minutes", "intensity", "tags")
     )
@@ -143,6 +150,8 @@ TIERS = (("title", 10.0), ("tags", 5.0), ("text", 2.0))  # exact-word score of e
 PREFIX_FACTOR = 0.6
 NEAR_FACTOR = 0.3
 NEAR_RATIO = 0.8
+SYNONYM_FACTOR = 0.5
+SHORT_BONUS = 1.5
 
 
 def _word_score(word: str, candidates: set[str]) -> float:
@@ -175,16 +184,31 @@ def _fields(row: LibraryWorkout) -> dict[str, set[str]]:
     }
 
 
-def portable_score(row: LibraryWorkout, words: list[str]) -> float:
+def _group_score(group: tuple[str, ...], fields: dict[str, set[str]]) -> float:
+    """The word's score over the tiers; a synonym counts ``SYNONYM_FACTOR`` as much."""
+    word, *synonyms = group
+    best = sum(weight * _word_score(word, fields[tier]) for tier, weight in TIERS)
+    for synonym in synonyms:
+        score = sum(weight * (synonym in fields[tier]) for tier, weight in TIERS)
+        best = max(best, SYNONYM_FACTOR * score)
+    return best
+
+
+def portable_score(row: LibraryWorkout, parsed: ParsedQuery) -> float:
+    """Sum of the words' scores, times the share of the query's words the workout matches (and
+    ``SHORT_BONUS`` for a short workout when the query asked for a quick one)."""
     fields = _fields(row)
-    return sum(weight * _word_score(w, fields[tier]) for w in words for tier, weight in TIERS)
+    scores = [_group_score(group, fields) for group in parsed.groups]
+    coverage = sum(1 for s in scores if s > 0) / len(scores)
+    bonus = SHORT_BONUS if parsed.short and row.duration_minutes <= SHORT_MINUTES else 1.0
+    return sum(scores) * coverage * bonus
 
 
-def _search_portable(workouts, words: list[str], limit: int) -> list[WorkoutHit]:
+def _search_portable(workouts, parsed: ParsedQuery, limit: int) -> list[WorkoutHit]:
     rows = workouts.only(
         "pk", "title", "sport", "duration_minutes", "intensity", "tags", "description", "template"
     )
-    scored = [(portable_score(row, words), row) for row in rows]
+    scored = [(portable_score(row, parsed), row) for row in rows]
     scored = [(score, row) for score, row in scored if score > 0]
     scored.sort(key=lambda pair: (-pair[0], pair[1].title.casefold(), pair[1].pk))
     return [_hit(row, score) for score, row in scored[:limit]]

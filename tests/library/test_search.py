@@ -9,10 +9,10 @@ from django.db import connection
 from library.search import (
     WorkoutHit,
     portable_score,
-    query_words,
     render_search_results,
     search_workouts,
 )
+from library.search_terms import parse_query
 from tests.factories import LibraryWorkoutFactory
 
 
@@ -76,8 +76,8 @@ def test_results_come_only_from_what_the_user_may_see(team, library):
 def test_filler_words_do_not_drown_the_meaningful_ones(team, library):
     hits = search_workouts(user=team["athlete"], query="find me a leg workout")
     assert hits[0].title == "Leg Day Destroyer"
-    assert query_words("find me a leg workout") == ["leg"]
-    assert query_words("workout") == ["workout"]
+    assert parse_query("find me a leg workout").words == ("leg",)
+    assert parse_query("workout").words == ("workout",)
 
 
 def test_prefix_matches_find_longer_words(team, library):
@@ -150,6 +150,44 @@ def test_portable_score_weights_title_over_tags_over_text(team):
     workout = LibraryWorkoutFactory.build(
         title="Row Intervals", tags=["engine"], description="long bike", sport="rowing"
     )
-    assert portable_score(workout, ["row"]) > portable_score(workout, ["engine"])
-    assert portable_score(workout, ["engine"]) > portable_score(workout, ["bike"])
-    assert portable_score(workout, ["swim"]) == 0
+    row, engine, bike = parse_query("row"), parse_query("engine"), parse_query("long")
+    assert portable_score(workout, row) > portable_score(workout, engine)
+    assert portable_score(workout, engine) > portable_score(workout, bike)
+    assert portable_score(workout, parse_query("swim")) == 0
+
+
+def test_a_workout_matching_every_word_beats_one_matching_one_word_well(team):
+    LibraryWorkoutFactory(owner=team["athlete"], title="Hill Intervals", tags=["running"])
+    LibraryWorkoutFactory(
+        owner=team["athlete"], title="VO2 Max 5 x 4", tags=["intervals", "bike"], sport="cycling"
+    )
+    hits = search_workouts(user=team["athlete"], query="intervals bike")
+    assert _titles(hits)[0] == "VO2 Max 5 x 4"
+
+
+def test_synonyms_find_workouts_by_what_people_call_them(team, library):
+    LibraryWorkoutFactory(
+        owner=team["athlete"],
+        title="Sweet Spot Ride",
+        sport="cycling",
+        tags=["ftp"],
+        template={"cardio": {"type": "sweetspot", "duration": 60, "modality": "Cycling"}},
+    )
+    assert _titles(search_workouts(user=team["athlete"], query="bike"))[0] == "Sweet Spot Ride"
+    cardio = _titles(search_workouts(user=team["athlete"], query="cardio", limit=10))
+    assert set(cardio) == {"Sweet Spot Ride", "Easy Zone 2 Run", "Full Body Circuit"}
+    # (the circuit is tagged conditioning; the strength workouts are not cardio)
+
+
+def test_quick_ranks_short_workouts_first(team):
+    LibraryWorkoutFactory(
+        owner=team["athlete"], title="Long Run", sport="running", duration_minutes=90
+    )
+    LibraryWorkoutFactory(
+        owner=team["athlete"], title="Short Run", sport="running", duration_minutes=25
+    )
+    LibraryWorkoutFactory(owner=team["athlete"], title="Bench Day", duration_minutes=20)
+    hits = search_workouts(user=team["athlete"], query="quick run")
+    assert _titles(hits) == ["Short Run", "Long Run"]
+    assert parse_query("quick run").short and parse_query("quick run").words == ("run",)
+    assert parse_query("quick").words == ("quick",) and not parse_query("quick").short
