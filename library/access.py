@@ -41,7 +41,7 @@ def sees_everything(user: Any) -> bool:
 
 def visible_workouts(user: Any) -> QuerySet[LibraryWorkout]:
     """The live (not deleted) workouts ``user`` may read."""
-    workouts = LibraryWorkout.objects.all()
+    workouts = LibraryWorkout.objects.defer("search_document")
     if not getattr(user, "is_authenticated", False) or not user.is_active:
         return workouts.none()
     if sees_everything(user):
@@ -57,7 +57,7 @@ def visible_workouts(user: Any) -> QuerySet[LibraryWorkout]:
 
 def editable_workouts(user: Any) -> QuerySet[LibraryWorkout]:
     """The live workouts ``user`` may change: their own (a superuser: all)."""
-    workouts = LibraryWorkout.objects.all()
+    workouts = LibraryWorkout.objects.defer("search_document")
     if not getattr(user, "is_authenticated", False) or not user.is_active:
         return workouts.none()
     if user.is_superuser:

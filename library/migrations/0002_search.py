@@ -55,10 +55,18 @@ class PostgresOnlySQL(migrations.RunSQL):
             super().database_backwards(app_label, schema_editor, from_state, to_state)
 
 
+class TrigramExtensionKept(TrigramExtension):
+    """Creates pg_trgm on PostgreSQL (a no-op elsewhere). Going back leaves it installed: other
+    code may use it, and Django's own reverse would query pg_extension on SQLite too."""
+
+    def database_backwards(self, app_label, schema_editor, from_state, to_state):
+        pass
+
+
 class Migration(migrations.Migration):
     dependencies = [("library", "0001_initial")]
 
     operations = [
-        TrigramExtension(),
+        TrigramExtensionKept(),
         PostgresOnlySQL(sql=FORWARD, reverse_sql=BACKWARD),
     ]
