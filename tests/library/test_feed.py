@@ -143,3 +143,22 @@ def test_an_inactive_athletes_feed_is_gone(program, feed):
     program.athlete.is_active = False
     program.athlete.save()
     assert feed_by_token(token=feed.token) is None
+
+
+def test_the_feed_takes_the_same_number_of_queries_for_any_program_size(
+    db, django_assert_max_num_queries
+):
+    small = build_program(weeks=1, sessions=2, exercises=1)
+    big = build_program(weeks=52, sessions=6, exercises=5)
+    small_feed, big_feed = feed_for(athlete=small.athlete), feed_for(athlete=big.athlete)
+    build_feed(feed=big_feed)  # the first download creates every event row in one bulk insert
+    Session.objects.filter(week__program=big, week__position__in=[3, 9, 27]).update(
+        scheduled_date=D(2030, 1, 1)
+    )
+    with django_assert_max_num_queries(9) as small_queries:
+        build_feed(feed=small_feed)
+    with django_assert_max_num_queries(len(small_queries) + 1):
+        ical = build_feed(feed=big_feed)
+    events = Calendar.from_ical(ical).walk("VEVENT")
+    assert len(events) == 52 * 6
+    assert sum(int(e["SEQUENCE"]) for e in events) == 3 * 6
