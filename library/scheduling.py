@@ -63,7 +63,24 @@ class SchedulePlan:
     sessions: tuple[PlannedSession, ...]
 
     def describe(self) -> list[str]:
+        """One line per session, for a person or a model (the title is JSON-quoted)."""
         return [planned.describe() for planned in self.sessions]
+
+    def rows(self) -> list[dict[str, Any]]:
+        """The plan as JSON-ready rows, for a preview card or a tool result."""
+        return [
+            {
+                "date": planned.date.isoformat(),
+                "day": DAY_NAMES[planned.date.weekday()],
+                "week": planned.week_position,
+                "session": planned.position,
+                "name": planned.name,
+                "exercises": len(planned.spec["exercises"]),
+                "cardio": planned.spec["cardio"] is not None,
+                "same_day": list(planned.same_day),
+            }
+            for planned in self.sessions
+        ]
 
 
 def session_spec(

@@ -44,6 +44,18 @@ def test_plan_places_a_thursday_after_the_weeks_wednesday(program, workout):
     (planned,) = plan.sessions
     assert (planned.week_position, planned.position, planned.same_day) == (1, 4, ())
     assert plan.describe() == ['Week 1, session 4 on Thursday 2026-11-05: "Leg Day Destroyer"']
+    assert plan.rows() == [
+        {
+            "date": "2026-11-05",
+            "day": "Thursday",
+            "week": 1,
+            "session": 4,
+            "name": "Leg Day Destroyer",
+            "exercises": 2,
+            "cardio": True,
+            "same_day": [],
+        }
+    ]
 
 
 def test_plan_goes_after_a_session_on_the_same_day_and_names_it(program, workout):
