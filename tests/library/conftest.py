@@ -26,6 +26,3 @@ def shared_workout(team):
 def private_workout(team):
     return LibraryWorkoutFactory(owner=team["athlete"], title="My Hill Sprints", sport="running")
 
-
-# The browser fixtures (Playwright driving Debian's chromium) for test_library_browser.py.
-from tests.browser.conftest import artifacts, browser, page  # noqa: E402, F401
