@@ -115,11 +115,8 @@ def _description(session: Session) -> str:
     ]
     cardio = getattr(session, "cardio", None)
     if cardio is not None:
-        lines.append(
-            f"{cardio.get_type_display()} {cardio.modality} {cardio.duration} min".replace(
-                "  ", " "
-            )
-        )
+        parts = [cardio.get_type_display(), cardio.modality, f"{cardio.duration} min"]
+        lines.append(" ".join(part for part in parts if part))
     if session.completed:
         lines.append("Completed.")
     return "\n".join(lines)

@@ -25,4 +25,3 @@ def shared_workout(team):
 @pytest.fixture
 def private_workout(team):
     return LibraryWorkoutFactory(owner=team["athlete"], title="My Hill Sprints", sport="running")
-

@@ -16,7 +16,7 @@ from library.feed import (
 from library.models import FeedEvent
 from programs import services as program_services
 from programs.models import Session
-from tests.factories import UserFactory, build_program
+from tests.factories import CardioBlockFactory, UserFactory, build_program
 
 D = datetime.date
 
@@ -60,6 +60,14 @@ def test_every_scheduled_session_is_an_all_day_event_with_a_stable_uid(program, 
     assert "Back Squat: 3 × 8-10 @ 135 lbs" in str(event["DESCRIPTION"])
     assert "Base Block, week 1" in str(event["DESCRIPTION"])
     assert _events(feed).keys() == events.keys()  # same UIDs on every download
+
+
+def test_a_cardio_block_and_completion_are_in_the_description(program, feed):
+    session = Session.objects.filter(week__program=program).first()
+    CardioBlockFactory(session=session, type="zone2", duration=30, modality="Running")
+    Session.objects.filter(pk=session.pk).update(completed=True)
+    description = str(_events(feed)[_uid(session)]["DESCRIPTION"])
+    assert "Zone 2 Running 30 min" in description and description.endswith("Completed.")
 
 
 def test_moving_a_session_raises_its_sequence_once(program, feed):
