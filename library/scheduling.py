@@ -5,8 +5,8 @@ week's sessions (after every session dated on or before it, before the first one
 ``plan_workout_sessions`` only computes the plan (for the preview card);
 ``schedule_workout_sessions`` writes it through ``programs.services.session_tree_insert``, inside
 the caller's transaction. Neither checks who may use the workout: callers find it with
-``library.access.get_workout_for`` first. Neither bumps ``Program.version``: the caller does, once
-per batch (the tool engine already does).
+``library.access.get_workout_for`` first. Program versions and revisions are left to
+``programs.services`` and to the caller (the tool engine records one change per batch).
 
 Bad input raises ``ValueError`` with a message for a person ("2027-03-01 is outside the program
 "Base", which runs from 2026-11-02 to 2026-12-27.") and writes nothing.

@@ -134,12 +134,6 @@ def test_scheduled_sessions_copy_the_whole_template(program, workout):
     assert (cardio.type, cardio.duration, cardio.modality) == ("zone2", 15, "Bike")
 
 
-def test_scheduling_does_not_bump_the_program_version_the_caller_does(program, workout):
-    schedule_workout_sessions(program=program, workout=workout, dates=[D(2026, 11, 7)])
-    program.refresh_from_db()
-    assert program.version == 1
-
-
 @pytest.mark.parametrize(
     ("dates", "message"),
     [
