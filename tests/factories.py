@@ -119,3 +119,31 @@ class ConversationFactory(factory.django.DjangoModelFactory):
 
     program = factory.LazyFunction(lambda: build_program(weeks=2, sessions=3, exercises=4))
     athlete = factory.LazyAttribute(lambda c: c.program.athlete)
+
+
+# --- the workout library (library app) -------------------------------------------------------
+
+
+class LibraryWorkoutFactory(factory.django.DjangoModelFactory):
+    """A private strength workout of a fresh athlete (``scope="shared"`` for a coach's)."""
+
+    class Meta:
+        model = "library.LibraryWorkout"
+
+    owner = factory.SubFactory(UserFactory)
+    scope = "private"
+    title = factory.Sequence(lambda n: f"Workout {n}")
+    sport = "strength"
+    tags = factory.LazyFunction(lambda: ["strength"])
+    duration_minutes = 60
+    intensity = "moderate"
+    description = ""
+    template = factory.LazyFunction(
+        lambda: {
+            "exercises": [
+                {"name": "Back Squat", "sets": 3, "reps": "5", "load": "80% 1RM"},
+                {"name": "Romanian Deadlift", "sets": 3, "reps": "8", "load": "60% 1RM"},
+            ],
+            "cardio": None,
+        }
+    )

@@ -33,6 +33,7 @@ INSTALLED_APPS = [
     "programs",
     "coach",
     "chat",
+    "library",
 ]
 
 MIDDLEWARE = [
