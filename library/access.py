@@ -16,11 +16,10 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
+from programs.access import is_staff_reader
 from programs.models import Program
 
 from .models import LibraryWorkout, Scope
-
-STAFF_GROUP = "Staff"  # the read-only group created by programs' admin (``ensure_staff_group``)
 
 
 class WorkoutNotFound(LookupError):
@@ -30,13 +29,8 @@ class WorkoutNotFound(LookupError):
 
 
 def sees_everything(user: Any) -> bool:
-    if not getattr(user, "is_authenticated", False) or not user.is_active:
-        return False
-    if user.is_superuser:
-        return True
-    if not hasattr(user, "_spotter_in_staff_group"):
-        user._spotter_in_staff_group = user.groups.filter(name=STAFF_GROUP).exists()
-    return user._spotter_in_staff_group
+    """An active staff reader (``programs.access``, the one rule): reads every workout."""
+    return bool(getattr(user, "is_active", False)) and is_staff_reader(user)
 
 
 def visible_workouts(user: Any) -> QuerySet[LibraryWorkout]:

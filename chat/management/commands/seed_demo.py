@@ -1,7 +1,10 @@
-"""python manage.py seed_demo [--reset-program]: the demo users and an 8-week program."""
+"""python manage.py seed_demo [--reset-program]: the demo users, an 8-week program and the demo
+data of every app (the workout library). It lives in the top app because it seeds all of them."""
 
 from django.core.management.base import BaseCommand
+from django.db import transaction
 
+from library.demo import seed_library_demo
 from programs.demo import DEMO_LOGINS, seed_demo
 
 
@@ -19,8 +22,10 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, reset_program: bool = False, **options):
-        result = seed_demo(reset_program=reset_program)
-        program = result.program
+        with transaction.atomic():
+            result = seed_demo(reset_program=reset_program)
+            program = result.program
+            library = seed_library_demo(coach=program.coach, athlete=program.athlete)
         weeks = program.weeks.count()
         if result.program_created:
             self.stdout.write(
@@ -34,6 +39,9 @@ class Command(BaseCommand):
                 f'Kept the existing "{program.name}" (version {program.version}, {weeks} weeks, '
                 f"from {program.start_date.isoformat()}). Use --reset-program to rebuild it."
             )
+        self.stdout.write(
+            f"Workout library: {library.total} demo workouts ({library.created} new)."
+        )
         self.stdout.write("Log in at /accounts/login/ as:")
         width = max(len(f"{login.username} / {login.password}") for login in DEMO_LOGINS)
         for login in DEMO_LOGINS:

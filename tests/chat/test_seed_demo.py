@@ -11,6 +11,7 @@ from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
 
+from library.models import LibraryWorkout
 from programs.admin import COACHES_GROUP, STAFF_GROUP
 from programs.demo import DEMO_LOGINS, DEMO_PROGRAM_NAME, seed_demo
 from programs.models import CardioBlock, CardioType, Exercise, Program, Session, Week
@@ -177,3 +178,11 @@ def test_demo_coach_sees_the_demo_program_in_the_admin_and_staff_can_only_view_i
     client.logout()
     client.login(username="athlete", password="spotter-athlete")
     assert client.get(url).status_code == 302  # to the admin login: not staff
+
+
+def test_seed_also_fills_the_workout_library_once():
+    first = run_seed()
+    assert "Workout library: 42 demo workouts (42 new)." in first
+    again = run_seed()
+    assert "(0 new)" in again
+    assert LibraryWorkout.objects.filter(owner__username="coach").count() >= 30
