@@ -2,15 +2,17 @@
 positions, and the preview predicting the apply."""
 
 import pytest
+from django.db import transaction
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from coach.engine import ToolContext, apply_calls, preview_calls
 from coach.toolcalls import ToolCall
 from programs.export import export_program
+from programs.history import program_change, revision_undo
 from programs.models import Program
 from tests.coach.tool_helpers import EXERCISE, assert_contiguous
-from tests.factories import build_program
+from tests.factories import SetResultFactory, build_program
 
 small = st.integers(min_value=-1, max_value=5)
 likely = st.integers(min_value=1, max_value=2)
@@ -163,3 +165,28 @@ def test_preview_predicts_apply_and_changes_nothing(calls):
     applied = apply_calls(ctx=ToolContext.for_program(program), calls=calls)
     assert [r.to_dict() for r in previewed.results] == [r.to_dict() for r in applied.results]
     assert previewed.preview == applied.preview
+
+
+@pytest.mark.django_db
+@SETTINGS
+@given(calls=batches())
+def test_undo_after_any_applied_batch_restores_the_export_exactly(calls):
+    """The chat's Undo of a batch: the batch is applied as one revision, then that revision is
+    undone; the export is the one before the batch apart from ``version``."""
+    program = build_program(weeks=2, sessions=2, exercises=3)
+    SetResultFactory(exercise=program.weeks.first().sessions.first().exercises.first())
+    before = export_program(program)
+    with (
+        transaction.atomic(),
+        program_change(program=program, actor=None, via="chat", summary="batch") as change,
+    ):
+        result = apply_calls(ctx=ToolContext.for_program(program), calls=calls)
+    if not result.success or change.revision is None:
+        event("nothing to undo")
+        return
+    event("undone")
+    revision_undo(revision=change.revision, actor=None)
+    after = export_program(program)
+    assert {**after, "version": 0} == {**before, "version": 0}
+    assert Program.objects.get(pk=program.pk).version > before["version"]
+    assert_contiguous(program)
