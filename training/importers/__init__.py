@@ -1,0 +1,55 @@
+"""One module per file format; ``parse_file`` picks the format from the name and the first bytes
+or the CSV header, and returns plain records or raises ``FileFormatError``."""
+
+from __future__ import annotations
+
+from . import fit, garmin_csv, gpx, spotter_csv, strava_csv, tcx
+from .base import ActivityData, FileFormatError, Parsed, SleepData
+from .csv_common import header
+
+__all__ = ["ActivityData", "FileFormatError", "Parsed", "SleepData", "parse_file"]
+
+FORMATS = "FIT, GPX, TCX, Strava activities.csv, Garmin Activities.csv, Spotter CSV, sleep CSV"
+
+
+def _csv_parser(data: bytes):
+    names = [h.lower() for h in header(data)]
+    if names == spotter_csv.ACTIVITY_HEADER:
+        return spotter_csv.parse_activities
+    if names == spotter_csv.SLEEP_HEADER:
+        return spotter_csv.parse_sleep
+    columns = header(data)
+    if strava_csv.is_strava(columns):
+        return strava_csv.parse
+    if garmin_csv.is_garmin(columns):
+        return garmin_csv.parse
+    raise FileFormatError(
+        "unknown CSV header; expected Spotter's "
+        f"'{','.join(spotter_csv.ACTIVITY_HEADER)}', the sleep "
+        f"'{','.join(spotter_csv.SLEEP_HEADER)}', Strava's activities.csv or Garmin's "
+        "Activities.csv",
+        where="line 1",
+    )
+
+
+def parse_file(name: str, data: bytes) -> Parsed:
+    lower = name.lower()
+    if not data.strip():
+        raise FileFormatError("the file is empty", where="file")
+    if lower.endswith(".fit") or data[8:12] == b".FIT":
+        return fit.parse(name, data)
+    if lower.endswith(".gpx"):
+        return gpx.parse(name, data)
+    if lower.endswith(".tcx"):
+        return tcx.parse(name, data)
+    if lower.endswith(".csv"):
+        parsed = _csv_parser(data)(name, data)
+        if not parsed.activities and not parsed.sleep:
+            raise FileFormatError("the CSV file has a header but no rows", where="line 2")
+        return parsed
+    head = data.lstrip()[:400]
+    if head.startswith(b"<") and b"<gpx" in head:
+        return gpx.parse(name, data)
+    if head.startswith(b"<") and b"TrainingCenterDatabase" in head:
+        return tcx.parse(name, data)
+    raise FileFormatError(f"unknown file type; Spotter reads {FORMATS}", where="file")
