@@ -106,7 +106,7 @@ def test_fitness_on_gives_the_7_day_trend_and_the_projection(athlete):
     result = selectors.fitness_on(athlete=athlete)
     assert result["date"] == TODAY.isoformat() and result["load"] == 50
     week_ago = 100 / 42 * (41 / 42)  # the day after the 100
-    yesterday = 100 / 42 * (41 / 42) ** 8
+    yesterday = 100 / 42 * (41 / 42) ** 7
     now = yesterday + (50 - yesterday) / 42
     assert result["ctl"] == round(now, 1)
     assert result["trend_7d"]["ctl"] == round(now - week_ago, 1)
