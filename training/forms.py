@@ -58,10 +58,12 @@ def _int(value: str, label: str) -> int | None:
         raise WorkoutLogError(f"{label}: {value!r} is not a whole number.") from exc
 
 
-def log_entries(data, exercise_ids: list[int], max_sets: int) -> list[SetEntry]:
-    """Rows ``set-<exercise>-<n>-reps|load|rpe`` of the posted form; empty rows are skipped."""
+def log_entries(data, exercises: list, max_sets: int) -> list[SetEntry]:
+    """Rows ``set-<exercise>-<n>-reps|load|rpe`` of the posted form; empty rows are skipped; the
+    first ``warmup_sets`` rows of an exercise are its warm-up sets."""
     entries = []
-    for exercise_id in exercise_ids:
+    for exercise in exercises:
+        exercise_id = exercise.pk
         for number in range(1, max_sets + 1):
             prefix = f"set-{exercise_id}-{number}-"
             reps = data.get(prefix + "reps", "")
@@ -76,6 +78,7 @@ def log_entries(data, exercise_ids: list[int], max_sets: int) -> list[SetEntry]:
                     reps=_int(reps, f"set {number} reps"),
                     load=load.strip(),
                     rpe=rpe.strip() or None,
+                    is_warmup=number <= exercise.warmup_sets,
                 )
             )
     return entries

@@ -79,3 +79,28 @@ def activity_summary(activity: Activity, profile: AthleteProfile) -> dict:
     if activity.session_id:
         summary["session"] = activity.session.ref
     return {k: v for k, v in summary.items() if v not in (None, "")}
+
+
+LABELS = {
+    "duration": "Duration",
+    "distance_km": "Distance (km)",
+    "distance_mi": "Distance (mi)",
+    "pace": "Pace",
+    "speed_kmh": "Speed (km/h)",
+    "speed_mph": "Speed (mph)",
+    "elevation_gain_m": "Elevation gain (m)",
+    "elevation_gain_ft": "Elevation gain (ft)",
+    "avg_hr": "Average heart rate",
+    "max_hr": "Max heart rate",
+    "avg_power_w": "Average power (W)",
+    "normalized_power_w": "Normalized power (W)",
+    "calories": "Calories",
+    "rpe": "RPE",
+    "load": "Load",
+    "session": "Planned session",
+}
+
+
+def display_rows(summary: dict) -> list[tuple[str, object]]:
+    """(label, value) pairs of a summary for a page, in a fixed order."""
+    return [(label, summary[key]) for key, label in LABELS.items() if key in summary]

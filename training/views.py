@@ -24,7 +24,7 @@ from .forms import CompleteForm, ProfileForm, log_entries
 from .imports import import_job_create
 from .models import Activity, ImportJob
 from .tasks import import_job
-from .units import activity_summary, clock
+from .units import activity_summary, clock, display_rows
 
 FITNESS_DAYS = 90
 PROJECTION_WEEKS = 12
@@ -91,6 +91,7 @@ def activity_detail(request: HttpRequest, activity_id: int) -> HttpResponse:
         {
             "activity": activity,
             "summary": activity_summary(activity, profile),
+            "rows": display_rows(activity_summary(activity, profile)),
             "streams": activity.streams or {},
         },
     )
@@ -178,7 +179,7 @@ def log_session(request: HttpRequest, session_id: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            entries = log_entries(request.POST, [e.pk for e in exercises], max_sets)
+            entries = log_entries(request.POST, exercises, max_sets)
             activity = services.workout_complete(
                 athlete=request.user,
                 session_id=session.pk,
@@ -206,7 +207,7 @@ def log_session(request: HttpRequest, session_id: int) -> HttpResponse:
         {
             "exercise": e,
             "sets": [
-                {"number": n, "logged": logged.get((e.pk, n))}
+                {"number": n, "warmup": n <= e.warmup_sets, "logged": logged.get((e.pk, n))}
                 for n in range(1, e.warmup_sets + e.working_sets + 1)
             ],
         }

@@ -133,7 +133,7 @@ def todays_session(athlete):
     program = ProgramFactory(athlete=athlete, start_date=TODAY)
     week = WeekFactory(program=program, start_date=TODAY, end_date=TODAY + datetime.timedelta(6))
     session = SessionFactory(week=week, scheduled_date=TODAY, name="Legs")
-    squat = ExerciseFactory(session=session, name="Back Squat", warmup_sets=0, working_sets=2)
+    squat = ExerciseFactory(session=session, name="Back Squat", warmup_sets=1, working_sets=2)
     return session, squat
 
 
@@ -159,8 +159,10 @@ def test_log_today_opens_todays_session_and_logging_creates_sets_and_an_activity
     activity = Activity.objects.get(athlete=athlete)
     assert response.status_code == 302 and response.url == f"/training/activities/{activity.pk}/"
     assert list(
-        SetResult.objects.filter(exercise=squat).values_list("set_number", "reps", "load")
-    ) == [(1, 5, "100 kg"), (2, 5, "")]
+        SetResult.objects.filter(exercise=squat).values_list(
+            "set_number", "reps", "load", "is_warmup"
+        )
+    ) == [(1, 5, "100 kg", True), (2, 5, "", False)]
     session.refresh_from_db()
     assert (session.completed, session.rating, session.duration) == (True, 4, 50)
     assert (
