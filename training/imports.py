@@ -5,6 +5,7 @@ page's Celery task and the tests all call ``import_files`` (or ``import_job_run`
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -14,6 +15,8 @@ from django.utils import timezone
 from .importers import FileFormatError, Parsed, parse_file
 from .models import Activity, AthleteProfile, ImportFile, ImportJob, ImportStatus, SleepRecord
 from .services import build_activity, profile_for
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass
@@ -129,6 +132,9 @@ def import_file(*, athlete, profile: AthleteProfile, name: str, data: bytes) -> 
         return FileResult(name=name, error=str(exc))
     except DatabaseError as exc:
         return FileResult(name=name, error=f"could not be saved ({exc.__class__.__name__})")
+    except Exception as exc:  # a file no importer foresaw must not stop the other files
+        logger.exception("importing %s failed", name)
+        return FileResult(name=name, error=f"could not be read ({exc.__class__.__name__})")
 
 
 def import_files(
@@ -151,6 +157,7 @@ def import_files(
 
 MAX_UPLOAD_FILES = 50
 MAX_UPLOAD_BYTES = 25 * 1024 * 1024
+MAX_UPLOAD_TOTAL = 200 * 1024 * 1024
 
 
 def import_job_create(*, athlete, files: list[tuple[str, bytes]]) -> ImportJob:
@@ -162,6 +169,8 @@ def import_job_create(*, athlete, files: list[tuple[str, bytes]]) -> ImportJob:
     for name, data in files:
         if len(data) > MAX_UPLOAD_BYTES:
             raise ValueError(f"{name} is larger than {MAX_UPLOAD_BYTES // (1024 * 1024)} MB.")
+    if sum(len(data) for _, data in files) > MAX_UPLOAD_TOTAL:
+        raise ValueError(f"The files add up to more than {MAX_UPLOAD_TOTAL // (1024 * 1024)} MB.")
     with transaction.atomic():
         job = ImportJob.objects.create(athlete=athlete)
         ImportFile.objects.bulk_create(

@@ -135,8 +135,11 @@ def fitness_series(
     today = athlete_today(profile=profile)
     last_day = max(end, project_until or end)
     origin, ctl0, atl0 = _origin(athlete, profile)
-    if origin is None or origin > last_day:
-        origin = max(start, origin or start)
+    if origin is None:
+        # no activity yet: everything is 0 until the first planned load, so start where the
+        # window or the plan ahead starts
+        origin = min(start, today + datetime.timedelta(days=1))
+    origin = min(origin, last_day)
     loads: dict[datetime.date, float] = dict(
         Activity.objects.filter(
             athlete=athlete, local_date__gte=origin, local_date__lte=min(last_day, today)
@@ -243,4 +246,21 @@ def compare_activities(*, athlete, ids: list[int]) -> dict:
         "activities": rows,
         "differences_from_first": differences,
         "missing_ids": [i for i in ids if i not in found],
+    }
+
+
+def form_on_dates(*, athlete, dates: list[datetime.date]) -> dict[datetime.date, dict]:
+    """Fitness, fatigue and form on each of ``dates``: done days from activities, days after
+    today from the plan's planned loads. One series for all dates, read from the database as it
+    is now, so a what-if can call it before a change and inside the rolled-back preview of it."""
+    if not dates:
+        return {}
+    series = fitness_series(
+        athlete=athlete, start=min(dates), end=min(dates), project_until=max(dates)
+    )
+    by_day = {d.date: d for d in series}
+    return {
+        day: {**_point(by_day[day]), "projected": by_day[day].projected}
+        for day in dates
+        if day in by_day
     }

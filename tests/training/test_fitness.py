@@ -1,6 +1,8 @@
 import datetime
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from training import fitness
 
@@ -93,3 +95,17 @@ def test_planned_load_adds_cardio_by_type_and_three_per_working_set():
     assert fitness.planned_load(cardio_type="threshold", cardio_minutes=30, working_sets=0) == 45
     assert fitness.planned_load(cardio_type=None, cardio_minutes=None, working_sets=12) == 36
     assert fitness.planned_load(cardio_type="zone2", cardio_minutes=30, working_sets=10) == 55
+
+
+@given(
+    load=st.floats(min_value=0, max_value=500, allow_nan=False),
+    n=st.integers(min_value=1, max_value=400),
+)
+def test_a_constant_load_from_zero_follows_the_closed_form(load, n):
+    # CTL_n = L × (1 − (41/42)^n), ATL_n = L × (1 − (6/7)^n)
+    series = fitness.pmc(
+        loads={day(i): load for i in range(n)}, first_day=day(0), last_day=day(n - 1)
+    )
+    assert series[-1].ctl == pytest.approx(load * (1 - (41 / 42) ** n), abs=1e-6)
+    assert series[-1].atl == pytest.approx(load * (1 - (6 / 7) ** n), abs=1e-6)
+    assert all(d.tsb <= 0 for d in series)  # fatigue rises faster than fitness

@@ -1,4 +1,5 @@
 import datetime
+import gzip
 
 import pytest
 from django.db import connection
@@ -290,3 +291,21 @@ def test_one_thousand_csv_rows_import_in_batched_inserts_not_a_query_per_row(ath
     inserts = [q for q in queries.captured_queries if q["sql"].startswith("INSERT")]
     assert len(inserts) <= 40  # SQLite caps a statement's parameters; PostgreSQL needs 2
     assert len(queries) - len(inserts) <= 8
+
+
+def test_gzipped_files_from_a_strava_export_are_read(athlete):
+    report = import_files(
+        athlete=athlete, files=[("123.fit.gz", gzip.compress(files.fit_activity()))]
+    )
+    assert report.activities == 1
+    assert Activity.objects.get().source_format == "fit"
+
+
+def test_an_error_no_importer_foresaw_fails_only_that_file(athlete, monkeypatch):
+    def boom(name, data):
+        raise TypeError("surprise")
+
+    monkeypatch.setattr("training.importers.tcx.parse", boom)
+    report = import_files(athlete=athlete, files=[("x.tcx", files.tcx()), ("a.gpx", files.gpx())])
+    assert report.files[0].error == "could not be read (TypeError)"
+    assert report.files[1].activities == 1

@@ -135,3 +135,18 @@ def test_fitness_scores_command_prints_one_decimal_json_last(athlete, capsys):
         "tsb": -11.9,
         "load": 0.0,
     }
+
+
+def test_form_on_dates_follows_a_change_of_plan(athlete):
+    program = ProgramFactory(athlete=athlete, start_date=days(-1))
+    week = WeekFactory(program=program, start_date=days(-1), end_date=days(5))
+    session = SessionFactory(week=week, scheduled_date=days(2))
+    CardioBlockFactory(session=session, duration=120, type="threshold")
+    before = selectors.form_on_dates(athlete=athlete, dates=[days(3), days(5)])
+    session.cardio.delete()
+    after = selectors.form_on_dates(athlete=athlete, dates=[days(3), days(5)])
+    # 2 h at threshold is a planned load of 180: form the day after it drops by 180/7 - 180/42
+    assert round(before[days(3)]["tsb"] - after[days(3)]["tsb"], 1) == round(
+        -(180 / 7 - 180 / 42), 1
+    )
+    assert before[days(5)]["projected"] is True

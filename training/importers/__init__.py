@@ -3,13 +3,16 @@ or the CSV header, and returns plain records or raises ``FileFormatError``."""
 
 from __future__ import annotations
 
+import gzip
+import io
+
 from . import fit, garmin_csv, gpx, spotter_csv, strava_csv, tcx
 from .base import ActivityData, FileFormatError, Parsed, SleepData
 from .csv_common import header
 
 __all__ = ["ActivityData", "FileFormatError", "Parsed", "SleepData", "parse_file"]
 
-FORMATS = "FIT, GPX, TCX, Strava activities.csv, Garmin Activities.csv, Spotter CSV, sleep CSV"
+FORMATS = "FIT, GPX, TCX (also gzipped), Strava activities.csv, Garmin Activities.csv, Spotter CSV, sleep CSV"
 
 
 def _csv_parser(data: bytes):
@@ -32,7 +35,25 @@ def _csv_parser(data: bytes):
     )
 
 
+MAX_UNZIPPED = 100 * 1024 * 1024
+
+
+def _gunzip(name: str, data: bytes) -> bytes:
+    """A ``.gz`` file (Strava's export gzips its FIT, GPX and TCX files), at most 100 MB."""
+    try:
+        with gzip.GzipFile(fileobj=io.BytesIO(data)) as stream:
+            out = stream.read(MAX_UNZIPPED + 1)
+    except (OSError, EOFError) as exc:
+        raise FileFormatError(f"not a readable gzip file ({exc})", where="file") from exc
+    if len(out) > MAX_UNZIPPED:
+        raise FileFormatError("unzips to more than 100 MB", where="file")
+    return out
+
+
 def parse_file(name: str, data: bytes) -> Parsed:
+    if name.lower().endswith(".gz"):
+        data = _gunzip(name, data)
+        name = name[:-3]
     lower = name.lower()
     if not data.strip():
         raise FileFormatError("the file is empty", where="file")
