@@ -12,7 +12,10 @@ from dataclasses import dataclass, field
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
+from programs import workout_log
+
 from .importers import FileFormatError, Parsed, parse_file
+from .importers.base import sport_from_text
 from .models import Activity, AthleteProfile, ImportFile, ImportJob, ImportStatus, SleepRecord
 from .services import build_activity, profile_for
 
@@ -91,6 +94,7 @@ def _store(*, athlete, profile: AthleteProfile, parsed: Parsed, name: str) -> Fi
                 continue
             known.add(activity.dedupe_key)
             fresh.append(activity)
+        _link_planned_sessions(athlete=athlete, activities=fresh)
         Activity.objects.bulk_create(fresh, batch_size=500)
         result.activities = len(fresh)
     if parsed.sleep:
@@ -120,6 +124,37 @@ def _store(*, athlete, profile: AthleteProfile, parsed: Parsed, name: str) -> Fi
         SleepRecord.objects.bulk_create(records, batch_size=500)
         result.sleep = len(records)
     return result
+
+
+def _link_planned_sessions(*, athlete, activities: list[Activity]) -> None:
+    """Link each activity to the program session planned that day for the same sport (a cardio
+    block's modality, or strength work), one activity per session. Only the link is written; the
+    session is marked done by the athlete's log or the coach."""
+    if not activities:
+        return
+    days = [a.local_date for a in activities]
+    taken = set(
+        Activity.all_objects.filter(
+            athlete=athlete, local_date__gte=min(days), local_date__lte=max(days)
+        )
+        .exclude(session=None)
+        .values_list("session_id", flat=True)
+    )
+    planned = workout_log.planned_sessions(
+        athlete=athlete, start=min(days), end=max(days), include_completed=True
+    )
+    for activity in activities:
+        for session in planned:
+            if session.date != activity.local_date or session.session_id in taken:
+                continue
+            if session.cardio_type:
+                sport = sport_from_text(session.cardio_modality or "running")
+            else:
+                sport = "STRENGTH" if session.working_sets else None
+            if sport == activity.sport:
+                activity.session_id = session.session_id
+                taken.add(session.session_id)
+                break
 
 
 def import_file(*, athlete, profile: AthleteProfile, name: str, data: bytes) -> FileResult:

@@ -6,7 +6,14 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from fit_tool.profile.profile_type import Sport as FitSport
 
-from tests.factories import UserFactory
+from tests.factories import (
+    CardioBlockFactory,
+    ExerciseFactory,
+    ProgramFactory,
+    SessionFactory,
+    UserFactory,
+    WeekFactory,
+)
 from tests.training import files
 from training.imports import import_files
 from training.models import Activity, AthleteProfile, SleepRecord
@@ -309,3 +316,29 @@ def test_an_error_no_importer_foresaw_fails_only_that_file(athlete, monkeypatch)
     report = import_files(athlete=athlete, files=[("x.tcx", files.tcx()), ("a.gpx", files.gpx())])
     assert report.files[0].error == "could not be read (TypeError)"
     assert report.files[1].activities == 1
+
+
+def test_an_imported_activity_is_linked_to_the_session_planned_that_day_for_its_sport(athlete):
+    program = ProgramFactory(athlete=athlete, start_date=datetime.date(2026, 11, 16))
+    week = WeekFactory(program=program)
+    gym = SessionFactory(week=week, scheduled_date=datetime.date(2026, 11, 20))
+    ExerciseFactory(session=gym)
+    run = SessionFactory(week=week, scheduled_date=datetime.date(2026, 11, 20))
+    CardioBlockFactory(session=run, modality="Running")
+    version = program.version
+    import_files(
+        athlete=athlete,
+        files=[
+            ("a.fit", files.fit_activity()),
+            (
+                "b.csv",
+                files.spotter_csv(
+                    ["2026-11-20,STRENGTH,Gym,3000,,,,,", "2026-11-20,CYCLING,Spin,1800,,,,,"]
+                ),
+            ),
+        ],
+    )
+    links = dict(Activity.objects.values_list("sport", "session_id"))
+    assert links == {"RUNNING": run.pk, "STRENGTH": gym.pk, "CYCLING": None}
+    program.refresh_from_db()
+    assert program.version == version  # linking writes no program data
