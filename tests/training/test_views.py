@@ -1,6 +1,7 @@
 import datetime
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 
 from programs.models import SetResult
 from tests.factories import (
@@ -123,8 +124,6 @@ def test_upload_without_files_says_so(client, athlete):
 
 
 def _upload(name, data):
-    from django.core.files.uploadedfile import SimpleUploadedFile
-
     return SimpleUploadedFile(name, data)
 
 
