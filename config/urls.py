@@ -4,6 +4,7 @@ from django.urls import include, path
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
+    path("training/", include("training.urls")),
     path("", include("library.urls")),
     path("", include("chat.urls")),
 ]

@@ -147,3 +147,37 @@ class LibraryWorkoutFactory(factory.django.DjangoModelFactory):
             "cardio": None,
         }
     )
+
+
+class ActivityFactory(factory.django.DjangoModelFactory):
+    """A 45-minute run on 2026-11-20 (UTC) with a heart-rate load of 50."""
+
+    class Meta:
+        model = "training.Activity"
+
+    athlete = factory.SubFactory(UserFactory)
+    sport = "RUNNING"
+    name = factory.Sequence(lambda n: f"Run {n}")
+    start = factory.LazyAttribute(
+        lambda a: datetime.datetime.combine(a.local_date, datetime.time(7), tzinfo=datetime.UTC)
+    )
+    local_date = datetime.date(2026, 11, 20)
+    moving_s = 2700
+    elapsed_s = 2800
+    distance_m = 9000.0
+    avg_hr = 148
+    training_load = 50.0
+    load_method = "HEART_RATE"
+    dedupe_key = factory.Sequence(lambda n: f"test:{n}")
+
+
+class SleepRecordFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "training.SleepRecord"
+
+    athlete = factory.SubFactory(UserFactory)
+    night = datetime.date(2026, 11, 20)
+    duration_min = 450
+    score = 80
+    resting_hr = 48
+    hrv_ms = 60.0

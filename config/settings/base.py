@@ -31,6 +31,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "programs",
+    "training",
     "coach",
     "chat",
     "library",

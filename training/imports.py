@@ -1,0 +1,241 @@
+"""Importing files of activities and sleep: each file all or nothing, duplicates skipped, a bad
+file named with its line or record while the other files still import. The command, the upload
+page's Celery task and the tests all call ``import_files`` (or ``import_job_run``).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from django.db import DatabaseError, transaction
+from django.utils import timezone
+
+from programs import workout_log
+
+from .importers import FileFormatError, Parsed, parse_file
+from .importers.base import sport_from_text
+from .models import Activity, AthleteProfile, ImportFile, ImportJob, ImportStatus, SleepRecord
+from .services import build_activity, profile_for
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class FileResult:
+    name: str
+    activities: int = 0
+    sleep: int = 0
+    duplicates: int = 0
+    error: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return not self.error
+
+    @property
+    def line(self) -> str:
+        if self.error:
+            return f"{self.name}: FAILED {self.error}"
+        return (
+            f"{self.name}: {self.activities} activities, {self.sleep} sleep records, "
+            f"{self.duplicates} duplicates skipped"
+        )
+
+
+@dataclass
+class ImportReport:
+    files: list[FileResult] = field(default_factory=list)
+
+    @property
+    def activities(self) -> int:
+        return sum(f.activities for f in self.files)
+
+    @property
+    def sleep(self) -> int:
+        return sum(f.sleep for f in self.files)
+
+    @property
+    def duplicates(self) -> int:
+        return sum(f.duplicates for f in self.files)
+
+    @property
+    def failed(self) -> int:
+        return sum(1 for f in self.files if not f.ok)
+
+    @property
+    def summary(self) -> str:
+        return (
+            f"imported {self.activities} activities, {self.sleep} sleep records, "
+            f"skipped {self.duplicates} duplicates, {self.failed} files failed"
+        )
+
+
+def _store(*, athlete, profile: AthleteProfile, parsed: Parsed, name: str) -> FileResult:
+    result = FileResult(name=name)
+    built = [
+        build_activity(
+            athlete=athlete, profile=profile, data=data, source=name, source_format=parsed.format
+        )
+        for data in parsed.activities
+    ]
+    if built:
+        days = [a.local_date for a in built]
+        known = set(
+            Activity.all_objects.filter(
+                athlete=athlete, local_date__gte=min(days), local_date__lte=max(days)
+            ).values_list("dedupe_key", flat=True)
+        )
+        fresh = []
+        for activity in built:
+            if activity.dedupe_key in known:
+                result.duplicates += 1
+                continue
+            known.add(activity.dedupe_key)
+            fresh.append(activity)
+        _link_planned_sessions(athlete=athlete, activities=fresh)
+        Activity.objects.bulk_create(fresh, batch_size=500)
+        result.activities = len(fresh)
+    if parsed.sleep:
+        nights = [s.night for s in parsed.sleep]
+        known_nights = set(
+            SleepRecord.objects.filter(
+                athlete=athlete, night__gte=min(nights), night__lte=max(nights)
+            ).values_list("night", flat=True)
+        )
+        records = []
+        for data in parsed.sleep:
+            if data.night in known_nights:
+                result.duplicates += 1
+                continue
+            known_nights.add(data.night)
+            records.append(
+                SleepRecord(
+                    athlete=athlete,
+                    night=data.night,
+                    duration_min=data.duration_min,
+                    score=data.score,
+                    resting_hr=data.resting_hr,
+                    hrv_ms=data.hrv_ms,
+                    source=f"{parsed.format}: {name}"[:50],
+                )
+            )
+        SleepRecord.objects.bulk_create(records, batch_size=500)
+        result.sleep = len(records)
+    return result
+
+
+def _link_planned_sessions(*, athlete, activities: list[Activity]) -> None:
+    """Link each activity to the program session planned that day for the same sport (a cardio
+    block's modality, or strength work), one activity per session. Only the link is written; the
+    session is marked done by the athlete's log or the coach."""
+    if not activities:
+        return
+    days = [a.local_date for a in activities]
+    taken = set(
+        Activity.all_objects.filter(
+            athlete=athlete, local_date__gte=min(days), local_date__lte=max(days)
+        )
+        .exclude(session=None)
+        .values_list("session_id", flat=True)
+    )
+    planned = workout_log.planned_sessions(
+        athlete=athlete, start=min(days), end=max(days), include_completed=True
+    )
+    for activity in activities:
+        for session in planned:
+            if session.date != activity.local_date or session.session_id in taken:
+                continue
+            if session.cardio_type:
+                sport = sport_from_text(session.cardio_modality or "running")
+            else:
+                sport = "STRENGTH" if session.working_sets else None
+            if sport == activity.sport:
+                activity.session_id = session.session_id
+                taken.add(session.session_id)
+                break
+
+
+def import_file(*, athlete, profile: AthleteProfile, name: str, data: bytes) -> FileResult:
+    """One file, all or nothing."""
+    try:
+        parsed = parse_file(name, data)
+        with transaction.atomic():
+            return _store(athlete=athlete, profile=profile, parsed=parsed, name=name)
+    except FileFormatError as exc:
+        return FileResult(name=name, error=str(exc))
+    except DatabaseError as exc:
+        return FileResult(name=name, error=f"could not be saved ({exc.__class__.__name__})")
+    except Exception as exc:  # a file no importer foresaw must not stop the other files
+        logger.exception("importing %s failed", name)
+        return FileResult(name=name, error=f"could not be read ({exc.__class__.__name__})")
+
+
+def import_files(
+    *,
+    athlete,
+    files: list[tuple[str, bytes]],
+    on_file: Callable[[FileResult], None] | None = None,
+) -> ImportReport:
+    profile = profile_for(athlete=athlete)
+    report = ImportReport()
+    for name, data in files:
+        result = import_file(athlete=athlete, profile=profile, name=name, data=data)
+        report.files.append(result)
+        if on_file is not None:
+            on_file(result)
+    return report
+
+
+# --- upload jobs --------------------------------------------------------------------------------
+
+MAX_UPLOAD_FILES = 50
+MAX_UPLOAD_BYTES = 25 * 1024 * 1024
+MAX_UPLOAD_TOTAL = 200 * 1024 * 1024
+
+
+def import_job_create(*, athlete, files: list[tuple[str, bytes]]) -> ImportJob:
+    """Store the uploaded files; the caller queues ``training.tasks.import_job`` on commit."""
+    if not files:
+        raise ValueError("Choose at least one file.")
+    if len(files) > MAX_UPLOAD_FILES:
+        raise ValueError(f"{len(files)} files is too many: at most {MAX_UPLOAD_FILES} at once.")
+    for name, data in files:
+        if len(data) > MAX_UPLOAD_BYTES:
+            raise ValueError(f"{name} is larger than {MAX_UPLOAD_BYTES // (1024 * 1024)} MB.")
+    if sum(len(data) for _, data in files) > MAX_UPLOAD_TOTAL:
+        raise ValueError(f"The files add up to more than {MAX_UPLOAD_TOTAL // (1024 * 1024)} MB.")
+    with transaction.atomic():
+        job = ImportJob.objects.create(athlete=athlete)
+        ImportFile.objects.bulk_create(
+            ImportFile(job=job, name=name[:255], data=data) for name, data in files
+        )
+    return job
+
+
+def import_job_run(*, job_id: int) -> ImportJob:
+    """Import a job's files once: the job is claimed under a lock (a second run finds it taken);
+    each file records its line as soon as it is done, so the page can show progress."""
+    with transaction.atomic():
+        job = ImportJob.objects.select_for_update().get(pk=job_id)
+        if job.status != ImportStatus.QUEUED:
+            return job
+        job.status = ImportStatus.RUNNING
+        job.save(update_fields=["status"])
+    athlete = job.athlete
+    profile = profile_for(athlete=athlete)
+    report = ImportReport()
+    for upload in job.files.filter(done=False).order_by("pk"):
+        result = import_file(
+            athlete=athlete, profile=profile, name=upload.name, data=bytes(upload.data)
+        )
+        report.files.append(result)
+        ImportFile.objects.filter(pk=upload.pk).update(
+            done=True, ok=result.ok, message=result.line, data=b""
+        )
+    job.status = ImportStatus.DONE
+    job.finished_at = timezone.now()
+    job.summary = report.summary
+    job.save(update_fields=["status", "finished_at", "summary"])
+    return job

@@ -1,0 +1,17 @@
+from django.urls import path
+
+from . import views
+
+app_name = "training"
+
+urlpatterns = [
+    path("fitness/", views.fitness_page, name="fitness"),
+    path("activities/", views.activity_list, name="activities"),
+    path("activities/<int:activity_id>/", views.activity_detail, name="activity"),
+    path("activities/<int:activity_id>/delete/", views.activity_delete, name="activity_delete"),
+    path("settings/", views.profile_settings, name="settings"),
+    path("import/", views.import_upload, name="import"),
+    path("import/<int:job_id>/", views.import_status, name="import_job"),
+    path("log/", views.log_today, name="log_today"),
+    path("log/<int:session_id>/", views.log_session, name="log_session"),
+]
