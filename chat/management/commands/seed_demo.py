@@ -1,11 +1,13 @@
 """python manage.py seed_demo [--reset-program]: the demo users, an 8-week program and the demo
-data of every app (the workout library). It lives in the top app because it seeds all of them."""
+data of every app (the workout library, 12 weeks of training data). It lives in the top app because it seeds all of them."""
 
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django.utils import timezone
 
 from library.demo import seed_library_demo
 from programs.demo import DEMO_LOGINS, seed_demo
+from training.demo import seed_training_demo
 
 
 class Command(BaseCommand):
@@ -26,6 +28,7 @@ class Command(BaseCommand):
             result = seed_demo(reset_program=reset_program)
             program = result.program
             library = seed_library_demo(coach=program.coach, athlete=program.athlete)
+            training = seed_training_demo(athlete=program.athlete, today=timezone.localdate())
         weeks = program.weeks.count()
         if result.program_created:
             self.stdout.write(
@@ -41,6 +44,10 @@ class Command(BaseCommand):
             )
         self.stdout.write(
             f"Workout library: {library.total} demo workouts ({library.created} new)."
+        )
+        self.stdout.write(
+            f"Training data: {training.activities} new activities, {training.sleep} new nights "
+            "of sleep (12 weeks up to yesterday)."
         )
         self.stdout.write("Log in at /accounts/login/ as:")
         width = max(len(f"{login.username} / {login.password}") for login in DEMO_LOGINS)
