@@ -55,7 +55,7 @@ def argument_text_filter(term: str) -> Q:
 @admin.register(ToolCallRecord)
 class ToolCallRecordAdmin(ScopedReadOnlyAdmin):
     list_display = (
-        "created_at",
+        "when",
         "athlete",
         "tool",
         "kind",
@@ -67,7 +67,7 @@ class ToolCallRecordAdmin(ScopedReadOnlyAdmin):
         "apply_latency",
         "many_calls",
     )
-    list_display_links = ("created_at", "tool")
+    list_display_links = ("when", "tool")
     list_filter = (
         "status",
         "tool",
@@ -154,6 +154,10 @@ class ToolCallRecordAdmin(ScopedReadOnlyAdmin):
     )
 
     # --- columns ---------------------------------------------------------------------------------
+
+    @admin.display(description="when", ordering="created_at")
+    def when(self, obj: ToolCallRecord):
+        return obj.created_at
 
     @admin.display(description="tokens")
     def tokens(self, obj: ToolCallRecord) -> str:
