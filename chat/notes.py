@@ -122,9 +122,19 @@ _HEADLINES = {
 }
 
 
+def _by_coach(decision: BatchDecision) -> bool:
+    return (
+        decision.actor_id is not None
+        and decision.actor_id != decision.batch.conversation.athlete_id
+    )
+
+
 def model_note(decision: BatchDecision) -> str:
     """The system-authored note the model reads for this decision."""
-    lines = [_HEADLINES.get(decision.kind, f"Decision: {decision.kind}.")]
+    headline = _HEADLINES.get(decision.kind, f"Decision: {decision.kind}.")
+    if decision.kind == BatchDecision.Kind.UNDONE and _by_coach(decision):
+        headline = headline.replace("The athlete undid", "The athlete's coach undid")
+    lines = [headline]
     edits = _edit_lines(decision)
     if edits:
         lines.append("Before deciding, the athlete edited what you proposed:")
@@ -177,7 +187,8 @@ def athlete_line(decision: BatchDecision) -> str:
         note = f" Their note: {decision.note}" if decision.note else ""
         return f"Your coach declined the changes; nothing was changed.{note}"
     if kind == BatchDecision.Kind.UNDONE:
-        return f"You undid {_plural(count, 'change')}; the program is back to how it was."
+        who = "Your coach undid" if _by_coach(decision) else "You undid"
+        return f"{who} {_plural(count, 'change')}; the program is back to how it was."
     return decision.get_kind_display()
 
 

@@ -26,6 +26,11 @@ from ..models import Conversation, Message, PendingToolBatch
 from .core import context_for, store_preview, ttl
 
 AWAITING_CONFIRMATION = "Awaiting the athlete's confirmation; not applied yet."
+IN_REVIEW = engine.ToolError(
+    code="CONFLICT",
+    message="Earlier changes are waiting for your coach's review; new changes can be proposed "
+    "once your coach decides.",
+)
 NOT_QUEUED = (
     "Not queued: another change in the same response was refused, so none of them were queued. "
     "Nothing was applied."
@@ -137,14 +142,18 @@ def propose(
         .filter(conversation=conversation, status__in=list(PendingToolBatch.OPEN_STATUSES))
         .first()
     )
-    if batch is not None and batch.status == PendingToolBatch.BatchStatus.AWAITING_REVIEW:
-        batch = None  # a batch with the coach is decided as it is: new proposals start another
     existing = [ToolCall.from_raw(raw) for raw in batch.calls] if batch else []
-    renamed = unique_ids(calls, {c.id for c in existing} | _reviewed_ids(conversation))
+    renamed = unique_ids(calls, {c.id for c in existing})
     id_map = {old.id: new.id for old, new in zip(calls, renamed, strict=True)}
     new_writes = [c for old, c in zip(calls, renamed, strict=True) if old.id in writes]
     proposal = Proposal(batch=None, calls=renamed, id_map=id_map)
-    errors, combined = check_writes(conversation=conversation, existing=existing, writes=new_writes)
+    if batch is not None and batch.status == PendingToolBatch.BatchStatus.AWAITING_REVIEW:
+        # The coach decides that batch as the athlete sent it, and one card is open at a time.
+        errors, combined = {c.id: [IN_REVIEW] for c in new_writes}, None
+    else:
+        errors, combined = check_writes(
+            conversation=conversation, existing=existing, writes=new_writes
+        )
     statuses: dict[str, str] = {}
     results: dict[str, dict[str, Any]] = {}
     if errors:
@@ -175,13 +184,3 @@ def propose(
         batch=proposal.batch,
     )
     return proposal
-
-
-def _reviewed_ids(conversation: Conversation) -> set[str]:
-    """Call ids of a batch waiting for the coach: a new batch must not reuse them."""
-    ids: set[str] = set()
-    for calls in PendingToolBatch.objects.filter(
-        conversation=conversation, status=PendingToolBatch.BatchStatus.AWAITING_REVIEW
-    ).values_list("calls", flat=True):
-        ids.update(str(c.get("id")) for c in calls)
-    return ids

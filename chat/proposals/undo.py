@@ -14,7 +14,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
-from programs.history import AlreadyUndone, UndoConflict, revision_undo
+from programs.history import HistoryError, revision_undo
 from programs.models import ProgramRevision
 from programs.services import program_lock
 
@@ -55,9 +55,7 @@ def undo(*, batch_id: int, user: Any) -> Decision:
             undone = revision_undo(
                 revision=revision, actor=user, summary=f"Undo of the chat's batch {batch.pk}"
             )
-        except UndoConflict as exc:
-            return Decision(batch=batch, outcome="undo_refused", message=str(exc))
-        except AlreadyUndone as exc:
+        except HistoryError as exc:  # a later change overlaps, already undone, nothing to change
             return Decision(batch=batch, outcome="undo_refused", message=str(exc))
         batch.status = Status.UNDONE
         batch.save(update_fields=["status", "updated_at"])

@@ -5,16 +5,20 @@ import datetime
 
 import pytest
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.utils import timezone
 
 from chat import proposals
+from chat.agent import run_turn
 from chat.models import BatchDecision, CoachReview, Message, PendingToolBatch, ToolCallRecord
 from chat.prompt import build_turns
+from chat.services import message_send
 from programs.export import export_program
-from programs.history import program_change
+from programs.history import program_change, revision_undo
 from programs.services import object_update
 from tests.calls import MORE_SETS, RENAME
 from tests.chat.helpers import first_exercise, propose, version
+from tests.chat.scripted_provider import ScriptedProvider
 from tests.factories import CoachFactory, ConversationFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -302,3 +306,35 @@ def test_after_the_program_goes_to_another_athlete_the_old_conversation_can_appl
     with pytest.raises(PermissionDenied):
         apply(batch, user=former)
     assert first_exercise(program).name == "Back Squat"
+
+
+def test_while_the_coach_reviews_new_proposals_are_refused_with_the_reason(conversation, program):
+    CoachReview.objects.create(athlete=program.athlete, enabled=True)
+    batch = propose(conversation, REMOVE_WEEK_2)
+    apply(batch)
+    with transaction.atomic():
+        _, placeholder = message_send(conversation=conversation, text="also rename")
+    run_turn(placeholder=placeholder, provider=ScriptedProvider().calls(RENAME, text="Sure."))
+    placeholder.refresh_from_db()
+    assert placeholder.status == "complete" and placeholder.error_code == "refused"
+    assert "waiting for your coach's review" in placeholder.content
+    assert PendingToolBatch.objects.get().status == "awaiting_review"
+    assert ToolCallRecord.objects.get(call_id="call_1").status == "refused"
+
+
+def test_a_coachs_undo_is_told_as_the_coachs(conversation, program):
+    batch = propose(conversation, RENAME)
+    apply(batch)
+    decision = proposals.undo(batch_id=batch.pk, user=program.coach)
+    assert decision.outcome == "undone"
+    assert decision.event.content.startswith("Your coach undid 1 change")
+    assert "The athlete's coach undid" in build_turns(conversation)[-1].content
+
+
+def test_undoing_twice_is_refused_politely(conversation, program):
+    batch = propose(conversation, RENAME)
+    apply(batch)
+    revision = proposals.applied_revision(batch)
+    revision_undo(revision=revision, actor=program.coach)  # undone elsewhere (the admin history)
+    decision = proposals.undo(batch_id=batch.pk, user=program.athlete)
+    assert decision.outcome == "undo_refused" and decision.message
