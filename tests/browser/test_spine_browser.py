@@ -9,6 +9,7 @@ from playwright.sync_api import Page, expect
 from chat.models import BatchDecision, ToolCallRecord
 from tests.browser.conftest import needs_chromium
 from tests.browser.test_chat_browser import card, exercise, log_in, send
+from tests.chat.admin_helpers import make_staff
 from tests.factories import build_program
 
 pytestmark = [pytest.mark.browser, needs_chromium, pytest.mark.django_db(transaction=True)]
@@ -55,3 +56,17 @@ def test_edit_save_apply_then_undo(page: Page, live_server, settings, artifacts)
     assert exercise(program).name == "Back Squat"
     assert BatchDecision.objects.filter(kind="undone").count() == 1
     page.screenshot(path=str(artifacts / "spine-undone.png"))
+
+    # Staff review the same calls in the audit log, filtered by tool.
+    staff_page = page.context.browser.new_context().new_page()
+    log_in(staff_page, live_server, make_staff("staff-rita"))
+    staff_page.goto(live_server.url + "/admin/")
+    staff_page.get_by_role("link", name="Tool call audit log").first.click()
+    filters = staff_page.locator("#changelist-filter")
+    filters.get_by_role("link", name="modify_exercise").click()
+    rows = staff_page.locator("#result_list tbody tr")
+    expect(rows).to_have_count(1)
+    expect(rows.first).to_contain_text("modify_exercise")
+    expect(rows.first).to_contain_text("Undone")
+    staff_page.screenshot(path=str(artifacts / "spine-audit-log.png"))
+    staff_page.context.close()

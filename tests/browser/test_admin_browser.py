@@ -10,16 +10,18 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.test import Client
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, needs_chromium
+from tests.browser.conftest import needs_chromium
 from tests.chat.admin_helpers import make_staff, record
 from tests.factories import ConversationFactory, build_program
 
 pytestmark = [pytest.mark.browser, needs_chromium, pytest.mark.django_db(transaction=True)]
 
 
-def test_staff_open_the_audit_log_filter_it_by_tool_and_export_it(live_server, tmp_path: Path):
+def test_staff_open_the_audit_log_filter_it_by_tool_and_export_it(
+    browser, live_server, tmp_path: Path
+):
     staff = make_staff("staff-sam")
     conversation = ConversationFactory(program=build_program(weeks=1, sessions=3, exercises=2))
     record(conversation, tool="modify_exercise")
@@ -29,9 +31,8 @@ def test_staff_open_the_audit_log_filter_it_by_tool_and_export_it(live_server, t
     client.force_login(staff)
     session = client.cookies[settings.SESSION_COOKIE_NAME].value
 
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        context = browser.new_context(accept_downloads=True)
+    context = browser.new_context(accept_downloads=True)
+    try:
         context.add_cookies(
             [{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": live_server.url}]
         )
@@ -49,7 +50,8 @@ def test_staff_open_the_audit_log_filter_it_by_tool_and_export_it(live_server, t
             page.locator("#export-csv").click()
         path = tmp_path / "export.csv"
         download_info.value.save_as(path)
-        browser.close()
+    finally:
+        context.close()
 
     rows = list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8"))))
     assert [row["tool"] for row in rows] == ["remove_session"]

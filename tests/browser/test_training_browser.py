@@ -5,7 +5,7 @@ import datetime
 
 import pytest
 
-from tests.browser.conftest import browser, needs_chromium, page  # noqa: F401  (fixtures)
+from tests.browser.conftest import needs_chromium
 from tests.factories import (
     ExerciseFactory,
     ProgramFactory,
@@ -18,7 +18,7 @@ from training.models import Activity
 pytestmark = [pytest.mark.browser, needs_chromium, pytest.mark.django_db(transaction=True)]
 
 
-def test_log_todays_session_set_by_set_and_see_it_on_the_fitness_chart(live_server, page):  # noqa: F811
+def test_log_todays_session_set_by_set_and_see_it_on_the_fitness_chart(live_server, page):
     today = datetime.datetime.now(datetime.UTC).date()
     athlete = UserFactory(username="phone-athlete")
     program = ProgramFactory(athlete=athlete, start_date=today)
