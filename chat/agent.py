@@ -41,6 +41,7 @@ from coach.toolcalls import ToolCall
 from . import audit, proposals, refusals
 from .models import Conversation, Message, ToolCallRecord
 from .prompt import MAX_TOOL_RESULT_CHARS, build_system_prompt, build_turns, step_turns
+from .storable import strip_nul
 
 logger = logging.getLogger(__name__)
 
@@ -240,17 +241,6 @@ def _lock_placeholder(turn: _Turn) -> Message | None:
         )
         return None
     return message
-
-
-def strip_nul(value: Any) -> Any:
-    """``value`` without NUL characters, which PostgreSQL can store neither in text nor in jsonb."""
-    if isinstance(value, str):
-        return value.replace("\x00", "")
-    if isinstance(value, list):
-        return [strip_nul(v) for v in value]
-    if isinstance(value, dict):
-        return {strip_nul(k): strip_nul(v) for k, v in value.items()}
-    return value
 
 
 def _save_reply(message: Message, turn: _Turn, **fields: Any) -> None:

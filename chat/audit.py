@@ -14,6 +14,7 @@ from coach.toolcalls import ToolCall
 
 from .models import Conversation, Message, PendingToolBatch, ToolCallRecord
 from .models.audit import MANY_CALLS_PER_TURN
+from .storable import strip_nul
 
 Status = ToolCallRecord.Status
 # A proposal's record moves on only from these (a later decision never rewrites a final one).
@@ -56,11 +57,11 @@ def record_calls(
                 kind=spec.kind if spec is not None else ToolCallRecord.Kind.WRITE,
                 category=spec.category if spec is not None else "",
                 sensitivity=spec.sensitivity if spec is not None else "",
-                arguments=call.arguments,
-                raw_arguments=(call.raw_arguments or "")[:10000],
+                arguments=strip_nul(call.arguments),
+                raw_arguments=strip_nul(call.raw_arguments or "")[:10000],
                 status=status,
                 transitions=[_transition(status)],
-                result=results.get(call.id, {}),
+                result=strip_nul(results.get(call.id, {})),
                 provider=usage.get("provider", ""),
                 model=usage.get("model", ""),
                 prompt_tokens=usage.get("prompt_tokens"),

@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from chat import agent
 from chat.agent import TRY_AGAIN, claim, run_turn
-from chat.models import Message, PendingToolBatch
+from chat.models import Message, PendingToolBatch, ToolCallRecord
 from chat.proposals import AWAITING_CONFIRMATION
 from chat.proposals import apply as batch_apply
 from chat.services import message_send
@@ -509,6 +509,8 @@ def test_a_refused_call_with_nul_characters_is_stored(conversation):
     assert placeholder.status == "complete"
     assert not PendingToolBatch.objects.exists()
     assert placeholder.tool_calls[0]["arguments"]["updates"]["name"] == "Squat"
+    record = ToolCallRecord.objects.get()  # the audit log keeps it too, without the NUL
+    assert record.status == "refused" and record.arguments["updates"]["name"] == "Squat"
 
 
 def test_the_offline_coach_shows_a_week_through_the_read_tool(conversation):
