@@ -1,5 +1,5 @@
 """Start a real ``celery worker`` process that shares this process's database: the integration
-test and the ``bench_chat`` benchmark use it to go through the real broker and worker."""
+tests and the ``bench_chat`` benchmark use it to go through the real broker and worker."""
 
 from __future__ import annotations
 
@@ -26,20 +26,29 @@ def database_url() -> str:
 
 
 def start_worker(
-    *, env: dict[str, str], output: IO[bytes] | None = None, loglevel: str = "info"
+    *,
+    env: dict[str, str],
+    output: IO[bytes] | None = None,
+    loglevel: str = "info",
+    concurrency: int | None = None,
 ) -> subprocess.Popen:
-    """A solo-pool worker on this project with ``env`` on top of ours; stop it with terminate()."""
-    command = [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo"]
+    """A worker on this project with ``env`` on top of ours, on the pool the settings name
+    (``threads``) with ``concurrency`` threads (default ``AGENT_CONCURRENCY``); stop it with
+    terminate(). It leads a process group of its own, so ``os.killpg`` reaches all of it."""
+    threads = concurrency or settings.AGENT_CONCURRENCY
+    command = [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=threads"]
     return subprocess.Popen(
-        [*command, *WORKER_FLAGS, f"--loglevel={loglevel}"],
+        [*command, f"--concurrency={threads}", *WORKER_FLAGS, f"--loglevel={loglevel}"],
         cwd=Path(settings.BASE_DIR),
         env={
             **os.environ,
             "DJANGO_SETTINGS_MODULE": "config.settings.base",
             "DATABASE_URL": database_url(),
             "CELERY_TASK_ALWAYS_EAGER": "0",
+            "LOG_LEVEL": loglevel.upper(),
             **env,
         },
         stdout=output,
         stderr=subprocess.STDOUT if output is not None else None,
+        process_group=0,
     )
