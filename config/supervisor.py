@@ -9,6 +9,7 @@ everything stops (it usually means the port is taken).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -61,10 +62,8 @@ class Program:
     def signal_group(self, signum: int) -> None:
         if self.proc is None:
             return
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(self.proc.pid, signum)
-        except ProcessLookupError:
-            pass
 
 
 def _group_alive(pgid: int) -> bool:
