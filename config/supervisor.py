@@ -170,6 +170,7 @@ def programs_from_environment() -> list[Program]:
                 python,
                 "-m",
                 "celery",
+                "--quiet",
                 "-A",
                 "config",
                 "worker",
@@ -177,7 +178,6 @@ def programs_from_environment() -> list[Program]:
                 f"--concurrency={concurrency}",
                 "--without-gossip",
                 "--without-mingle",
-                "--quiet",
                 "--loglevel=INFO",
             ],
         )
