@@ -6,7 +6,8 @@ import json
 import logging
 from datetime import UTC, datetime
 
-_STANDARD = set(logging.makeLogRecord({}).__dict__) | {"message", "asctime"}
+# Attributes every record has, and uvicorn's copy of the message with terminal colours.
+_STANDARD = set(logging.makeLogRecord({}).__dict__) | {"message", "asctime", "color_message"}
 
 
 def _fields(record: logging.LogRecord) -> dict[str, object]:

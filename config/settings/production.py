@@ -9,7 +9,7 @@ Served by ``bin/serve`` (gunicorn with uvicorn workers, ASGI) behind a TLS-termi
   only when ``DJANGO_TRUST_X_FORWARDED_PROTO=1`` says a proxy sets it.
 - Database connections are persistent and health-checked. On PostgreSQL they live in psycopg's
   pool, one per process (``DATABASE_POOL_MIN_SIZE`` 2, ``DATABASE_POOL_MAX_SIZE`` AGENT_CONCURRENCY
-  + 4), each checked before it is lent: under ASGI Django gives every request a new thread-local
+  + 4), each checked before it is lent (CONN_HEALTH_CHECKS): under ASGI Django gives every request a new thread-local
   context, so ``CONN_MAX_AGE`` alone would still open a connection a request (Django's own advice
   for ASGI is its backend's pool). ``DATABASE_POOL=0`` falls back to ``CONN_MAX_AGE``
   (``DATABASE_CONN_MAX_AGE``, default 60 s) with ``CONN_HEALTH_CHECKS``, which serves WSGI and
@@ -19,8 +19,7 @@ Served by ``bin/serve`` (gunicorn with uvicorn workers, ASGI) behind a TLS-termi
 """
 
 import os
-
-from psycopg_pool import ConnectionPool
+import warnings
 
 from .base import *  # noqa: F403
 from .base import AGENT_CONCURRENCY, DATABASES, LOGGING
@@ -40,7 +39,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_boo
         "min_size": env_int("DATABASE_POOL_MIN_SIZE", 2),
         "max_size": env_int("DATABASE_POOL_MAX_SIZE", AGENT_CONCURRENCY + 4),
         "timeout": 30,
-        "check": ConnectionPool.check_connection,
     }
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = env_int("DATABASE_CONN_MAX_AGE", 60)
@@ -51,12 +49,20 @@ SECURE_SSL_REDIRECT = env_bool("DJANGO_SSL_REDIRECT", True)
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31_536_000)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+# Joining the browsers' preload list is hard to undo, so it is the operator's choice
+# (SECURE_HSTS_PRELOAD=1), not a warning on every check --deploy.
+SILENCED_SYSTEM_CHECKS = ["security.W021"]
 if env_bool("DJANGO_TRUST_X_FORWARDED_PROTO", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 # The health check answers plain HTTP from the proxy or orchestrator.
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 
 WHITENOISE_USE_FINDERS = False
+# whitenoise hands Django a file iterator, which Django's ASGI handler reads in a thread and warns
+# about on stderr over several lines; the files are small and compressed, the warning is noise.
+warnings.filterwarnings(
+    "ignore", message="StreamingHttpResponse must consume synchronous iterators"
+)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
