@@ -131,7 +131,10 @@ class Command(BaseCommand):
                     )
                     for row in rows:
                         with lock:
-                            user, arrived, outcome = waiting[row["pk"]]
+                            entry = waiting.get(row["pk"])
+                        if entry is None or entry[1].is_set():
+                            continue  # seen by an earlier round of this loop
+                        user, arrived, outcome = entry
                         outcome["status"] = row["status"]
                         outcome["latency"] = None
                         if row["status"] == Message.Status.COMPLETE:
