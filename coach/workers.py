@@ -92,6 +92,11 @@ def worker_on_a_broker(
             celery_app.conf.broker_url = embedded_redis.broker_url(var_dir)
             stack.callback(setattr, celery_app.conf, "broker_url", saved)
             stack.callback(_reset_broker_connections)
+        # Through the worker even where tasks otherwise run in-process (the test settings).
+        stack.callback(
+            setattr, celery_app.conf, "task_always_eager", celery_app.conf.task_always_eager
+        )
+        celery_app.conf.task_always_eager = False
         log = var_dir / "worker.log"
         output = stack.enter_context(log.open("wb"))
         worker = start_worker(
