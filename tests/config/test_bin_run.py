@@ -48,7 +48,7 @@ def _group_alive(pgid: int) -> bool:
     return True
 
 
-def test_bin_run_restarts_a_killed_worker_and_ctrl_c_leaves_no_process(tmp_path):
+def test_bin_run_restarts_a_killed_worker_and_redis_and_ctrl_c_leaves_no_process(tmp_path):
     port = _free_port()
     log = tmp_path / "run.log"
     env = {
@@ -95,6 +95,13 @@ def test_bin_run_restarts_a_killed_worker_and_ctrl_c_leaves_no_process(tmp_path)
         after_restart = lambda: log.read_text().split("restarting it")[-1]  # noqa: E731
         _wait_for(lambda: "ready." in after_restart(), 30, "the new worker is not ready", log)
 
+        os.kill(redis_pid, signal.SIGKILL)
+        _wait_for(lambda: len(started("embedded Redis")) > 1, 30, "Redis was not restarted", log)
+        assert re.search(
+            rf"embedded Redis \(pid {redis_pid}\) died with status -9", log.read_text()
+        )
+        second_redis = int(started("embedded Redis")[1])
+
         os.killpg(run.pid, signal.SIGINT)  # Ctrl-C in the terminal
         assert run.wait(timeout=30) == 0
     finally:
@@ -102,5 +109,5 @@ def test_bin_run_restarts_a_killed_worker_and_ctrl_c_leaves_no_process(tmp_path)
             os.killpg(run.pid, signal.SIGKILL)
             run.wait()
     assert "stopped everything" in log.read_text()
-    for pid in (redis_pid, first_worker, second_worker, web_pid):
+    for pid in (redis_pid, second_redis, first_worker, second_worker, web_pid):
         assert not _group_alive(pid), f"process group {pid} survived Ctrl-C"
