@@ -8,11 +8,14 @@ DATABASE_URL (PostgreSQL) and REDIS_URL in production (``config.settings.product
 The worker serves many turns at once: Celery's ``threads`` pool with ``AGENT_CONCURRENCY`` threads
 (default 16) in one process. A turn spends nearly all its time waiting for the model over HTTP, so
 threads give concurrency without a process (~80 MiB) per turn, and unlike gevent they need no
-monkey-patching of psycopg, httpx or Django. Each thread has its own database connection; Celery's
-Django fix-up closes it after every task, so a worker holds at most ``AGENT_CONCURRENCY``
-connections, and none while idle. Keep ``DATABASE_CONN_MAX_AGE`` at 0 for workers (a turn lasts
-seconds; a reconnect costs a millisecond). The threads pool enforces no hard time limit: a turn is
-bounded by the provider's timeouts and ``AGENT_MAX_MODEL_CALLS``.
+monkey-patching of psycopg, httpx or Django. Each thread has its own database connection, held
+for the whole turn (model calls included); Celery's Django fix-up closes it after every task
+whatever ``CONN_MAX_AGE`` says (with production's pool it goes back to the pool), so a worker
+holds at most ``AGENT_CONCURRENCY`` connections, and none while idle
+(tests/integration/test_many_turns.py). ``CONN_MAX_AGE`` therefore only matters to the web
+server; for a worker 0 is right (a turn lasts seconds, a reconnect a millisecond). The threads
+pool enforces no time limit, soft or hard: a turn is bounded by the provider's timeouts and
+``AGENT_MAX_MODEL_CALLS``.
 """
 
 from pathlib import Path
