@@ -4,12 +4,14 @@
 that exits (saying so on stderr, with a back-off when it keeps dying), and on Ctrl-C / SIGTERM
 stops every group (SIGTERM, then SIGKILL after a grace period) so that no process is left behind,
 not even a child a killed program had started. The web server is not restarted: if it exits,
-everything stops (it usually means the port is taken).
+everything stops (it usually means the port is taken). Should the supervisor itself be killed,
+its programs get SIGTERM from the kernel (Linux's parent-death signal).
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
 import signal
 import subprocess
@@ -22,6 +24,15 @@ from config import embedded_redis
 
 GRACE_SECONDS = 10.0
 STABLE_SECONDS = 10.0  # a program that ran this long before dying is restarted at once
+
+
+PR_SET_PDEATHSIG = 1
+
+
+def _die_with_the_supervisor() -> None:
+    """In the child before exec (Linux): SIGTERM when the supervisor dies, even by SIGKILL."""
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
 def say(text: str) -> None:
@@ -43,7 +54,9 @@ class Program:
         # process_group=0: the program leads a new group, so a signal to the group reaches every
         # process it starts (Celery pool children included), and Ctrl-C in the terminal reaches
         # only the supervisor, which decides the order of shutdown.
-        self.proc = subprocess.Popen(self.command, process_group=0)
+        self.proc = subprocess.Popen(
+            self.command, process_group=0, preexec_fn=_die_with_the_supervisor
+        )
         self.started_at = time.monotonic()
         say(f"started {self.name} (pid {self.proc.pid})")
 

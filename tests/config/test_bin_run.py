@@ -111,3 +111,37 @@ def test_bin_run_restarts_a_killed_worker_and_redis_and_ctrl_c_leaves_no_process
     assert "stopped everything" in log.read_text()
     for pid in (redis_pid, second_redis, first_worker, second_worker, web_pid):
         assert not _group_alive(pid), f"process group {pid} survived Ctrl-C"
+
+
+def test_programs_stop_when_the_supervisor_itself_is_killed(tmp_path):
+    port = _free_port()
+    log = tmp_path / "run.log"
+    env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "DJANGO_SETTINGS_MODULE"}}
+    env.update(
+        PORT=str(port),
+        SPOTTER_VAR_DIR=str(tmp_path / "var"),
+        DATABASE_URL=f"sqlite:///{tmp_path / 'run.sqlite3'}",
+        AGENT_CONCURRENCY="2",
+    )
+    with log.open("wb") as out:
+        run = subprocess.Popen(
+            ["bash", "bin/run"],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        _wait_for(lambda: _http_ok(f"http://127.0.0.1:{port}/healthz"), 90, "no HTTP 200", log)
+        groups = [int(pid) for pid in re.findall(r"started [\w ]+ \(pid (\d+)\)", log.read_text())]
+        assert len(groups) == 3
+    finally:
+        os.kill(run.pid, signal.SIGKILL)  # the supervisor only: it cannot clean up
+        run.wait()
+    _wait_for(
+        lambda: not any(_group_alive(pgid) for pgid in groups),
+        20,
+        "programs outlived their supervisor",
+        log,
+    )
