@@ -1,7 +1,13 @@
-.PHONY: run test lint format migrations-check bench
+.PHONY: run serve worker test lint format migrations-check bench bench-concurrency bench-stress bench-http
 
 run:
 	bin/run
+
+serve:
+	bin/serve
+
+worker:
+	bin/serve worker
 
 test:
 	bin/test
@@ -17,3 +23,12 @@ migrations-check:
 
 bench:
 	.venv/bin/python manage.py bench_tools
+
+bench-concurrency:
+	.venv/bin/python manage.py bench_concurrency
+
+bench-stress:
+	.venv/bin/python manage.py bench_concurrency --messages 5 --delay 1
+
+bench-http:
+	.venv/bin/python manage.py bench_http

@@ -1,16 +1,23 @@
 """Start a real ``celery worker`` process that shares this process's database: the integration
-test and the ``bench_chat`` benchmark use it to go through the real broker and worker."""
+tests and the ``bench_chat`` benchmark use it to go through the real broker and worker."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import subprocess
 import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
 from django.conf import settings
 from django.db import connection
+
+from config import embedded_redis
+from config.celery import app as celery_app
 
 # No broadcast chatter between workers: these workers are alone and short-lived.
 WORKER_FLAGS = ("--without-gossip", "--without-mingle", "--without-heartbeat")
@@ -26,20 +33,83 @@ def database_url() -> str:
 
 
 def start_worker(
-    *, env: dict[str, str], output: IO[bytes] | None = None, loglevel: str = "info"
+    *,
+    env: dict[str, str],
+    output: IO[bytes] | None = None,
+    loglevel: str = "info",
+    concurrency: int | None = None,
 ) -> subprocess.Popen:
-    """A solo-pool worker on this project with ``env`` on top of ours; stop it with terminate()."""
-    command = [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo"]
+    """A worker on this project with ``env`` on top of ours, on the pool the settings name
+    (``threads``) with ``concurrency`` threads (default ``AGENT_CONCURRENCY``); stop it with
+    terminate(). It leads a process group of its own, so ``os.killpg`` reaches all of it."""
+    threads = concurrency or settings.AGENT_CONCURRENCY
+    command = [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=threads"]
     return subprocess.Popen(
-        [*command, *WORKER_FLAGS, f"--loglevel={loglevel}"],
+        [*command, f"--concurrency={threads}", *WORKER_FLAGS, f"--loglevel={loglevel}"],
         cwd=Path(settings.BASE_DIR),
         env={
             **os.environ,
             "DJANGO_SETTINGS_MODULE": "config.settings.base",
             "DATABASE_URL": database_url(),
             "CELERY_TASK_ALWAYS_EAGER": "0",
+            "LOG_LEVEL": loglevel.upper(),
             **env,
         },
         stdout=output,
         stderr=subprocess.STDOUT if output is not None else None,
+        process_group=0,
     )
+
+
+def _reset_broker_connections() -> None:
+    """Forget pooled broker connections so the next send uses the broker now configured."""
+    if celery_app._pool is not None:
+        celery_app._pool.force_close_all()
+        celery_app._pool = None
+    celery_app.amqp._producer_pool = None
+
+
+@contextlib.contextmanager
+def worker_on_a_broker(
+    *, env: dict[str, str], concurrency: int | None = None
+) -> Iterator[tuple[subprocess.Popen, Path]]:
+    """A worker process (see ``start_worker``) logging to a temporary file and, without
+    ``REDIS_URL``, a private embedded Redis in the same temporary folder (not the one ``bin/run``
+    may be serving); this process sends its tasks to the same broker until the block ends.
+    Yields the worker and its log. For benchmarks."""
+    with contextlib.ExitStack() as stack:
+        worker_env = dict(env)
+        var_dir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="spotter-")))
+        if not settings.REDIS_URL:
+            server = embedded_redis.start(
+                var_dir, persist=False, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT
+            )
+            stack.callback(server.wait, 10)
+            stack.callback(server.terminate)
+            worker_env |= {"SPOTTER_VAR_DIR": str(var_dir), "REDIS_URL": ""}
+            saved = celery_app.conf.broker_url
+            _reset_broker_connections()
+            celery_app.conf.broker_url = embedded_redis.broker_url(var_dir)
+            stack.callback(setattr, celery_app.conf, "broker_url", saved)
+            stack.callback(_reset_broker_connections)
+        # Through the worker even where tasks otherwise run in-process (the test settings).
+        stack.callback(
+            setattr, celery_app.conf, "task_always_eager", celery_app.conf.task_always_eager
+        )
+        celery_app.conf.task_always_eager = False
+        log = var_dir / "worker.log"
+        output = stack.enter_context(log.open("wb"))
+        worker = start_worker(
+            env=worker_env, output=output, loglevel="warning", concurrency=concurrency
+        )
+        stack.callback(_stop, worker)
+        yield worker, log
+
+
+def _stop(worker: subprocess.Popen) -> None:
+    worker.terminate()
+    try:
+        worker.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(worker.pid, signal.SIGKILL)
+        worker.wait()

@@ -1,7 +1,17 @@
 from django.contrib import admin
+from django.http import HttpRequest, HttpResponse
 from django.urls import include, path
+from django.views.decorators.http import require_GET
+
+
+@require_GET
+def healthz(request: HttpRequest) -> HttpResponse:
+    """Liveness for a load balancer or orchestrator, and the baseline view of ``bench_http``."""
+    return HttpResponse("ok", content_type="text/plain")
+
 
 urlpatterns = [
+    path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
     path("training/", include("training.urls")),

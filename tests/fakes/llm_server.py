@@ -2,7 +2,8 @@
 
 ``FakeLLMServer`` answers ``POST /v1/chat/completions`` and ``/chat/completions`` (OpenAI) and
 ``POST /v1/messages`` (Anthropic) from a FIFO queue of scripted responses; when the queue is empty
-it answers with a default text reply ("OK") in the protocol of the path, at zero latency. Every
+it answers with a default text reply ("OK") in the protocol of the path, after ``default_delay``
+seconds (zero unless given: a benchmark sets it to play a slow model). Every
 request is recorded in ``server.requests`` (method, path, lower-cased headers, body, parsed JSON).
 
     server.enqueue_openai_tool_calls([("call_1", "remove_week", {"weekNumber": 2})], text="Sure")
@@ -99,10 +100,15 @@ class FakeLLMServer:
     """See the module docstring. Start with ``start()`` (or use it as a context manager)."""
 
     def __init__(
-        self, *, protocol: Literal["openai", "anthropic"] = "openai", default_text: str = "OK"
+        self,
+        *,
+        protocol: Literal["openai", "anthropic"] = "openai",
+        default_text: str = "OK",
+        default_delay: float = 0.0,
     ) -> None:
         self.protocol = protocol
         self.default_text = default_text
+        self.default_delay = default_delay  # seconds the default reply takes (a slow model)
         self.requests: list[RecordedRequest] = []
         self.sleeps: list[float] = []  # waits of providers made by provider(), not slept
         self._queue: deque[ScriptedResponse] = deque()
@@ -265,7 +271,9 @@ class FakeLLMServer:
             data = anthropic_message(content=[{"type": "text", "text": self.default_text}])
         else:
             data = openai_completion(text=self.default_text)
-        return ScriptedResponse(200, _json_dumps(data), {"content-type": "application/json"})
+        return ScriptedResponse(
+            200, _json_dumps(data), {"content-type": "application/json"}, self.default_delay
+        )
 
 
 def _json_dumps(data: Any) -> bytes:

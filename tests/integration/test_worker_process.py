@@ -1,5 +1,5 @@
-"""The message flow through the real parts: a broker (a redis-server, and the embedded filesystem
-broker), a `celery worker` process and the fake OpenAI-compatible server over HTTP. The test process plays the web server: it saves the message
+"""The message flow through the real parts: a broker (a redis-server, and the embedded Redis on
+its unix socket), a `celery worker` process and the fake OpenAI-compatible server over HTTP. The test process plays the web server: it saves the message
 (which queues the task on commit) and clicks Apply; the worker process writes the replies."""
 
 import time

@@ -1,6 +1,6 @@
 """Benchmark of one chat turn through the real parts, and of the prompt's size.
 
-1. Latency: a real ``celery worker`` process (on REDIS_URL, or the embedded broker) and a
+1. Latency: a real ``celery worker`` process (on REDIS_URL, or a private embedded Redis) and a
    zero-latency fake OpenAI-compatible server over HTTP (the test suite's ``FakeLLMServer``). For
    each message: from the athlete's message being saved to the coach's reply being saved
    (``Message.finished_at - user message created_at``, both written by the database's clock).
@@ -19,6 +19,7 @@ import time
 import uuid
 from typing import Any
 
+from coach.context import build_system_prompt, build_turns
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
@@ -27,10 +28,9 @@ from django.db import connection
 
 from chat.models import Message
 from chat.services import conversation_for_athlete, message_send
-from coach.context import build_system_prompt, build_turns
 from coach.llm.tokens import count_request_tokens, count_tokens
 from coach.registry import tool_definitions
-from coach.workers import start_worker
+from coach.workers import worker_on_a_broker
 from programs.demo_builders import build_program_bulk
 from programs.export import export_program
 
@@ -63,19 +63,16 @@ class Command(BaseCommand):
         program = build_program_bulk(athlete=athlete, weeks=4, sessions=6, exercises=8)
         conversation = conversation_for_athlete(athlete=athlete)
         assert conversation is not None and conversation.program_id == program.pk
-        with FakeLLMServer(protocol="openai", default_text="OK.\n---\nThanks") as fake:
-            worker = start_worker(
-                env={"LLM_PROVIDER": "openai", "LLM_BASE_URL": fake.base_url, "LLM_MODEL": "bench"},
-                loglevel="warning",
-            )
-            try:
-                self.split: list[float] = []
-                samples = [self._one(conversation, i) for i in range(count + 3)][3:]  # 3 warm-ups
-                in_agent = self.split[3:]
-            finally:
-                worker.terminate()
-                worker.wait(timeout=20)
-        broker = "redis" if settings.REDIS_URL else "embedded filesystem broker"
+        with (
+            FakeLLMServer(protocol="openai", default_text="OK.\n---\nThanks") as fake,
+            worker_on_a_broker(
+                env={"LLM_PROVIDER": "openai", "LLM_BASE_URL": fake.base_url, "LLM_MODEL": "bench"}
+            ),
+        ):
+            self.split: list[float] = []
+            samples = [self._one(conversation, i) for i in range(count + 3)][3:]  # 3 warm-ups
+            in_agent = self.split[3:]
+        broker = "redis" if settings.REDIS_URL else "embedded Redis (unix socket)"
         self.stdout.write(
             f"message → reply saved, {count} messages, {connection.vendor}, {broker}, "
             f"zero-latency fake provider:\n"

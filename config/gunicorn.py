@@ -1,0 +1,37 @@
+"""gunicorn's configuration for ``bin/serve``: uvicorn workers running ``config.asgi``.
+
+Environment: ``HOST`` (0.0.0.0), ``PORT`` (8000), ``WEB_CONCURRENCY`` (worker processes, default
+2 per core), ``GUNICORN_TIMEOUT`` (60 s), ``ACCESS_LOG`` (1: one line a request; 0: none),
+``FORWARDED_ALLOW_IPS`` (the proxies whose X-Forwarded-* headers are believed; 127.0.0.1),
+``LOG_FORMAT`` (json or text, as for Django). Every log line is one record.
+"""
+
+import os
+
+bind = f"{os.environ.get('HOST', '0.0.0.0')}:{os.environ.get('PORT', '8000')}"
+workers = int(os.environ.get("WEB_CONCURRENCY") or 2 * (os.cpu_count() or 1))
+worker_class = "uvicorn_worker.UvicornWorker"
+timeout = int(os.environ.get("GUNICORN_TIMEOUT", "60"))
+graceful_timeout = 30
+keepalive = 5
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+accesslog = "-" if os.environ.get("ACCESS_LOG", "1") != "0" else None
+errorlog = "-"
+# No control socket in ~/.gunicorn: several servers on one machine (bench_http) would share it.
+control_socket_disable = True
+_format = os.environ.get("LOG_FORMAT", "json")
+logconfig_dict = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "text": {"()": "config.logformat.KeyValueFormatter"},
+        "json": {"()": "config.logformat.JsonFormatter"},
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": _format},
+    },
+    "loggers": {
+        "gunicorn.error": {"handlers": ["console"], "level": "INFO", "propagate": False},
+        "gunicorn.access": {"handlers": ["console"], "level": "INFO", "propagate": False},
+    },
+}
