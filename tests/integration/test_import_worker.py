@@ -1,17 +1,11 @@
 """The upload's Celery task through the real parts: a broker (redis-server and the embedded
-filesystem broker) and a `celery worker` process reading the test database."""
+Redis) and a `celery worker` process reading the test database."""
 
 import time
 
 import pytest
 
 from tests.factories import UserFactory
-from tests.integration.conftest import (  # noqa: F401  (fixtures)
-    broker,
-    celery_worker_process,
-    redis_url,
-    worker_env,
-)
 from tests.training import files
 from training.imports import import_job_create
 from training.models import Activity, ImportJob, ImportStatus
@@ -20,7 +14,7 @@ from training.tasks import import_job
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 
-def test_a_worker_process_imports_an_uploaded_job(celery_worker_process):  # noqa: F811
+def test_a_worker_process_imports_an_uploaded_job(celery_worker_process):
     _, log = celery_worker_process
     athlete = UserFactory()
     job = import_job_create(
