@@ -13,6 +13,8 @@ import copy
 import functools
 from typing import Any
 
+from django.core.exceptions import ImproperlyConfigured
+
 from .tools import exercises, reads, sessions, weeks
 from .tools.base import ToolSpec
 
@@ -25,8 +27,25 @@ __all__ = [
     "tool_definitions",
 ]
 
+
+def _checked(spec: ToolSpec) -> ToolSpec:
+    """The registry's policy holds for every tool: reads never need confirmation, and a write that
+    skips the athlete's Apply must be low or high, never critical (seed 004: critical changes are
+    always confirmed). Every write tool today needs confirmation; the conversation layer queues
+    those in a batch and only the athlete's click (or the coach's approval) applies them."""
+    if spec.kind == "read" and spec.requires_confirmation:
+        raise ImproperlyConfigured(f"{spec.name}: a read tool never needs confirmation.")
+    if spec.kind == "write" and not spec.requires_confirmation and spec.sensitivity == "critical":
+        raise ImproperlyConfigured(f"{spec.name}: a critical change always needs confirmation.")
+    if spec.sensitivity not in ("low", "medium", "high", "critical"):
+        raise ImproperlyConfigured(f"{spec.name}: unknown sensitivity {spec.sensitivity!r}.")
+    return spec
+
+
 REGISTRY: dict[str, ToolSpec] = {
-    spec.name: spec for family in (exercises, sessions, weeks, reads) for spec in family.SPECS
+    spec.name: _checked(spec)
+    for family in (exercises, sessions, weeks, reads)
+    for spec in family.SPECS
 }
 
 

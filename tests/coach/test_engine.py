@@ -1,14 +1,16 @@
 """The executor: order, all-or-nothing, preview = apply, STALE, version, shapes, query counts."""
 
 import copy
+import dataclasses
 import json
 
 import pytest
+from django.core.exceptions import ImproperlyConfigured
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from coach.engine import ToolContext, apply_calls, check_call, execute_read, preview_calls
-from coach.registry import REGISTRY, get_tool, tool_definitions
+from coach.registry import REGISTRY, _checked, get_tool, tool_definitions
 from coach.toolcalls import ToolCall
 from programs.export import export_program
 from programs.models import Exercise, Program
@@ -637,3 +639,12 @@ def test_a_read_tool_is_never_part_of_a_batch():
     assert not result.success
     assert result.results[0].errors[0].code == "VALIDATION_ERROR"
     assert "never part of a batch" in result.results[0].errors[0].message
+
+
+def test_the_registry_refuses_a_critical_write_without_confirmation():
+    spec = get_tool("remove_week")
+    with pytest.raises(ImproperlyConfigured, match="always needs confirmation"):
+        _checked(dataclasses.replace(spec, requires_confirmation=False))
+    with pytest.raises(ImproperlyConfigured, match="never needs confirmation"):
+        _checked(dataclasses.replace(get_tool("get_week"), requires_confirmation=True))
+    assert _checked(spec) is spec
