@@ -52,14 +52,23 @@ def needs_review(batch: PendingToolBatch) -> bool:
     return any((spec := get_tool(c.get("name", ""))) and spec.needs_review for c in batch.calls)
 
 
+def _for_athletes_click(batch_id: int, user: Any, revision: int) -> Decision:
+    """The batch locked for its athlete's click; ``outcome`` is "" when the click may go on, or
+    says why not (expired on the way, decided elsewhere, a revision the athlete didn't see)."""
+    batch = lock_for_athlete(batch_id, user)
+    if is_due(batch):
+        return _expire_locked(batch)
+    refused = gate(batch, revision)
+    return Decision(batch=batch, outcome=refused or "")
+
+
 def apply(*, batch_id: int, user: Any, revision: int) -> Decision:
     """The Apply Changes click."""
     with transaction.atomic():
-        batch = lock_for_athlete(batch_id, user)
-        if is_due(batch):
-            return _expire_locked(batch)
-        if (refused := gate(batch, revision)) is not None:
-            return Decision(batch=batch, outcome=refused)
+        locked = _for_athletes_click(batch_id, user, revision)
+        if locked.outcome:
+            return locked
+        batch = locked.batch
         if needs_review(batch):
             batch.status = Status.AWAITING_REVIEW
             batch.needs_review = True
@@ -128,11 +137,10 @@ def _apply_locked(batch: PendingToolBatch, *, user: Any, kind: str, note: str = 
 def cancel(*, batch_id: int, user: Any, revision: int) -> Decision:
     """The Cancel click: discard every pending call and tell the model."""
     with transaction.atomic():
-        batch = lock_for_athlete(batch_id, user)
-        if is_due(batch):
-            return _expire_locked(batch)
-        if (refused := gate(batch, revision)) is not None:
-            return Decision(batch=batch, outcome=refused)
+        locked = _for_athletes_click(batch_id, user, revision)
+        if locked.outcome:
+            return locked
+        batch = locked.batch
         batch.status = Status.CANCELLED
         batch.decided_by = user
         batch.decided_at = timezone.now()
