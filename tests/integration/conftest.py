@@ -12,9 +12,9 @@ import time
 
 import pytest
 
-from coach.workers import start_worker
 from config import embedded_redis
 from config.celery import app
+from config.workers import start_worker
 
 REQUIRE_ALL = os.environ.get("SPOTTER_REQUIRE_ALL") == "1"
 HAVE_REDIS = shutil.which("redis-server") is not None

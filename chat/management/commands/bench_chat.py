@@ -30,7 +30,7 @@ from chat.models import Message
 from chat.services import conversation_for_athlete, message_send
 from coach.llm.tokens import count_request_tokens, count_tokens
 from coach.registry import tool_definitions
-from coach.workers import worker_on_a_broker
+from config.workers import worker_on_a_broker
 from programs.demo_builders import build_program_bulk
 from programs.export import export_program
 

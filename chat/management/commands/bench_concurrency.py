@@ -30,7 +30,7 @@ from django.db.models import Count
 
 from chat.models import Message
 from chat.services import conversation_for_athlete, message_send
-from coach.workers import worker_on_a_broker
+from config.workers import worker_on_a_broker
 from programs.demo_builders import build_program_bulk
 
 DONE = (Message.Status.COMPLETE, Message.Status.FAILED)
