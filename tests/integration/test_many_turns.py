@@ -10,12 +10,14 @@ from django.db import connection
 
 from chat.models import Message
 from chat.services import conversation_for_athlete, message_send
+from config.workers import database_url
 from programs.demo_builders import build_program_bulk
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 TURNS = 8
+WORKER_APP_NAME = "spotter-many-turns-worker"
 MODEL_SECONDS = 1.5
 
 
@@ -31,6 +33,10 @@ def slow_model(fake_openai_server, worker_env):
     worker_env.update(
         LLM_PROVIDER="openai", LLM_BASE_URL=fake_openai_server.base_url, LLM_MODEL="fake"
     )
+    if connection.vendor == "postgresql":
+        # Name the worker's connections, so other clients of the test database (a live server
+        # left by a browser test, say) are not counted as the worker's.
+        worker_env["DATABASE_URL"] = f"{database_url()}?application_name={WORKER_APP_NAME}"
     return fake_openai_server
 
 
@@ -43,7 +49,8 @@ def _database_connections_of(pid: int) -> int:
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-            "AND pid <> pg_backend_pid()"
+            "AND application_name = %s",
+            [WORKER_APP_NAME],
         )
         return cursor.fetchone()[0]
 
@@ -61,7 +68,9 @@ def test_one_worker_process_runs_many_turns_at_once_and_then_holds_no_connection
 
     deadline = time.monotonic() + 60
     pending = {p.pk for p in placeholders}
+    busiest = 0  # the most connections the worker held while turns were in flight
     while pending and time.monotonic() < deadline:
+        busiest = max(busiest, _database_connections_of(worker.pid))
         done = Message.objects.filter(pk__in=pending, status=Message.Status.COMPLETE)
         pending -= set(done.values_list("pk", flat=True))
         time.sleep(0.05)
@@ -79,4 +88,5 @@ def test_one_worker_process_runs_many_turns_at_once_and_then_holds_no_connection
 
     connection.close()  # the test's own connection is not the worker's
     time.sleep(0.5)
+    assert busiest >= 1, "the measurement sees the worker's connections while it works"
     assert _database_connections_of(worker.pid) == 0
