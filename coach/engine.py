@@ -35,6 +35,7 @@ from pydantic import BaseModel, ValidationError
 from programs.models import Program
 from programs.services import program_lock
 
+from . import whatif
 from .preview import build_preview, conflict_warnings
 from .registry import REGISTRY, ToolSpec, get_tool
 from .toolcalls import ToolCall
@@ -266,6 +267,7 @@ def _run_one(*, ctx: ToolContext, call: ToolCall) -> tuple[CallResult, list[dict
         ]
         return CallResult(call.id, call.name, False, errors, _failure_summary(errors)), [], target
     details = [{**d, "toolCallId": call.id} for d in outcome.details]
+    details += [{"type": "warning", "message": w, "toolCallId": call.id} for w in outcome.warnings]
     return CallResult(call.id, call.name, True, [], outcome.summary), details, target
 
 
@@ -277,12 +279,14 @@ def _run(*, ctx: ToolContext, calls: list[ToolCall]) -> _Run:
     results: list[CallResult] = []
     details: list[dict[str, Any]] = []
     targets: list[str] = []
+    warnings: list[str] = []
     for call in calls:
         result, call_details, target = _run_one(ctx=ctx, call=call)
         results.append(result)
-        details.extend(call_details)
+        details.extend(d for d in call_details if d["type"] != "warning")
+        warnings.extend(d["message"] for d in call_details if d["type"] == "warning")
         targets.append(target)
-    return _Run(results=results, details=details, warnings=conflict_warnings(targets))
+    return _Run(results=results, details=details, warnings=conflict_warnings(targets) + warnings)
 
 
 def _batch(run: _Run, *, total: int, version: int) -> BatchResult:
@@ -298,20 +302,30 @@ def _batch(run: _Run, *, total: int, version: int) -> BatchResult:
 
 
 class _Rollback(Exception):
-    def __init__(self, run: _Run) -> None:
+    def __init__(self, run: _Run, after: dict | None = None) -> None:
         super().__init__("rolled back")
         self.run = run
+        self.after = after
 
 
 def preview_calls(*, ctx: ToolContext, calls: list[ToolCall]) -> BatchResult:
-    """Dry run: the same executor on the same state, in order, then everything is rolled back."""
+    """Dry run: the same executor on the same state, in order, then everything is rolled back.
+
+    The preview carries ``whatif``: the projected Form on the plan's key dates before and after
+    the change (``coach.whatif``), read before the run and inside it, before the rollback."""
     version = _version(ctx)
+    dates = whatif.key_dates(ctx)
+    before = whatif.form(ctx, dates)
     try:
         with transaction.atomic():
-            raise _Rollback(_run(ctx=ctx, calls=calls))
+            run = _run(ctx=ctx, calls=calls)
+            after = whatif.form(ctx, dates) if run.success and run.details else {}
+            raise _Rollback(run, after)
     except _Rollback as done:
-        run = done.run
-    return _batch(run, total=len(calls), version=version)
+        run, after = done.run, done.after or {}
+    batch = _batch(run, total=len(calls), version=version)
+    batch.preview["whatif"] = whatif.rows(dates, before, after)
+    return batch
 
 
 def _version(ctx: ToolContext) -> int:

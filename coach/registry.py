@@ -13,7 +13,7 @@ import copy
 import functools
 from typing import Any
 
-from .tools import exercises, reads, sessions, weeks
+from .tools import exercises, reads, schedule, sessions, training_reads, weeks
 from .tools.base import ToolSpec
 
 __all__ = [
@@ -26,7 +26,9 @@ __all__ = [
 ]
 
 REGISTRY: dict[str, ToolSpec] = {
-    spec.name: spec for family in (exercises, sessions, weeks, reads) for spec in family.SPECS
+    spec.name: spec
+    for family in (exercises, sessions, weeks, reads, schedule, training_reads)
+    for spec in family.SPECS
 }
 
 
