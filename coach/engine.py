@@ -311,8 +311,8 @@ class _Rollback(Exception):
 def preview_calls(*, ctx: ToolContext, calls: list[ToolCall]) -> BatchResult:
     """Dry run: the same executor on the same state, in order, then everything is rolled back.
 
-    The preview carries ``whatif``: the projected Form on the plan's key dates before and after
-    the change (``coach.whatif``), read before the run and inside it, before the rollback."""
+    When the change moves the projected Form on the plan's key dates, the preview carries
+    ``whatif`` (``coach.whatif``): read before the run and inside it, before the rollback."""
     version = _version(ctx)
     dates = whatif.key_dates(ctx)
     before = whatif.form(ctx, dates)
@@ -324,7 +324,8 @@ def preview_calls(*, ctx: ToolContext, calls: list[ToolCall]) -> BatchResult:
     except _Rollback as done:
         run, after = done.run, done.after or {}
     batch = _batch(run, total=len(calls), version=version)
-    batch.preview["whatif"] = whatif.rows(dates, before, after)
+    if rows := whatif.rows(dates, before, after):
+        batch.preview["whatif"] = rows  # a projection: the preview's alone, never an apply's
     return batch
 
 

@@ -122,10 +122,7 @@ class RescheduleArgs(StrictModel):
     new_date: datetime.date
     strategy: Literal["swap", "replace", "push"] = Field(
         default="swap",
-        description=(
-            "If a session is on new_date: swap dates with it, replace (remove) it, or push this "
-            "and every later session by the same days"
-        ),
+        description="On a clash: swap dates, replace (remove) the other, or push all later",
     )
 
 

@@ -246,7 +246,7 @@ SPECS = [
     ),
     _read(
         "get_activity_by_date",
-        "The athlete's activities on one date.",
+        "The athlete's activities on one date, with all their numbers.",
         ActivityByDateArgs,
         get_activity_by_date,
         "Read a day's activities",

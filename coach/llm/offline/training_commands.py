@@ -23,10 +23,11 @@ SPORTS = {
     "lift": "STRENGTH",
     "workout": None,
     "activity": None,
+    "activities": None,
 }
 INTENSITIES = ("easy", "tempo", "threshold", "intervals", "vo2max")
 DATE = r"(\d{4}-\d{2}-\d{2})"
-SPORT = r"(run|running|ride|bike|cycling|swim|swimming|strength|lift|workout|activity)"
+SPORT = r"(run|running|ride|bike|cycling|swim|swimming|strength|lift|workout|activity|activities)"
 SES = r"session\s+(\d+)\.(\d+)"
 Q = r"\s*\??"
 
@@ -77,7 +78,7 @@ def _read(text: str) -> Parsed | None:
             f"show your {m.group(1).lower()} on {m.group(2)}",
         )
     if m := re.fullmatch(
-        rf"(?:show\s+)?(?:my\s+)?(?:{SPORT}s?|activities)\s+(?:from|between)\s+{DATE}\s+(?:to|and)\s+{DATE}{Q}",
+        rf"(?:show\s+)?(?:my\s+)?{SPORT}s?\s+(?:from|between)\s+{DATE}\s+(?:to|and)\s+{DATE}{Q}",
         text,
         flags,
     ):
