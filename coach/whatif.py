@@ -26,7 +26,7 @@ KeyDates = list[tuple[str, datetime.date]]
 
 
 def key_dates(ctx: ToolContext) -> KeyDates:
-    """The end of this week and the end of the program, when they lie ahead of today."""
+    """The end of this week and the end of the program, when the program reaches past today."""
     program = ctx.program
     if program is None or ctx.athlete is None:
         return []
@@ -34,13 +34,14 @@ def key_dates(ctx: ToolContext) -> KeyDates:
     if current is None or current.pk != program.pk:
         return []
     today = athlete_today(profile=profile_for(athlete=ctx.athlete))
+    end = Week.objects.filter(program=program).aggregate(end=Max("end_date"))["end"]
+    if end is None or end <= today:
+        return []  # a plan with no future has nothing to project
     dates: KeyDates = []
     week_end = today + datetime.timedelta(days=6 - today.weekday())
-    if week_end > today:
+    if today < week_end < end:
         dates.append(("End of this week", week_end))
-    end = Week.objects.filter(program=program).aggregate(end=Max("end_date"))["end"]
-    if end is not None and end > today and end != week_end:
-        dates.append(("End of the program", end))
+    dates.append(("End of the program", end))
     return dates
 
 
