@@ -236,27 +236,31 @@ class _Run:
         return all(r.success for r in self.results)
 
 
-def _run_one(*, ctx: ToolContext, call: ToolCall) -> tuple[CallResult, list[dict[str, Any]], str]:
+def _run_one(
+    *, ctx: ToolContext, call: ToolCall
+) -> tuple[CallResult, list[dict[str, Any]], str, list[str]]:
+    """One call: its result, its preview details, its conflict target and its warnings."""
     args, errors = check_call(call)
     if args is None:
         result = CallResult(call.id, call.name, False, errors, _failure_summary(errors))
-        return result, [], ""
+        return result, [], "", []
     spec: ToolSpec = REGISTRY[call.name]
     if spec.kind != "write":
         errors = [
             ToolError(
                 code="VALIDATION_ERROR",
-                message=f"{call.name} only reads the program; it is never part of a batch of changes.",
+                message=f"{call.name} only reads; it is never part of a batch of changes.",
             )
         ]
-        return CallResult(call.id, call.name, False, errors, _failure_summary(errors)), [], ""
+        return CallResult(call.id, call.name, False, errors, _failure_summary(errors)), [], "", []
     target = spec.target(args)
     try:
         with transaction.atomic():
             outcome = spec.execute(ctx=ctx, args=args)
     except ToolStateError as exc:
         errors = [exc.error]
-        return CallResult(call.id, call.name, False, errors, _failure_summary(errors)), [], target
+        failed = CallResult(call.id, call.name, False, errors, _failure_summary(errors))
+        return failed, [], target, []
     except DatabaseError:
         logger.exception("Tool %s failed while executing", call.name)
         errors = [
@@ -265,10 +269,11 @@ def _run_one(*, ctx: ToolContext, call: ToolCall) -> tuple[CallResult, list[dict
                 message=f"Something went wrong while running {call.name}; nothing was changed.",
             )
         ]
-        return CallResult(call.id, call.name, False, errors, _failure_summary(errors)), [], target
+        failed = CallResult(call.id, call.name, False, errors, _failure_summary(errors))
+        return failed, [], target, []
     details = [{**d, "toolCallId": call.id} for d in outcome.details]
-    details += [{"type": "warning", "message": w, "toolCallId": call.id} for w in outcome.warnings]
-    return CallResult(call.id, call.name, True, [], outcome.summary), details, target
+    result = CallResult(call.id, call.name, True, [], outcome.summary)
+    return result, details, target, outcome.warnings
 
 
 def _failure_summary(errors: list[ToolError]) -> str:
@@ -281,10 +286,10 @@ def _run(*, ctx: ToolContext, calls: list[ToolCall]) -> _Run:
     targets: list[str] = []
     warnings: list[str] = []
     for call in calls:
-        result, call_details, target = _run_one(ctx=ctx, call=call)
+        result, call_details, target, call_warnings = _run_one(ctx=ctx, call=call)
         results.append(result)
-        details.extend(d for d in call_details if d["type"] != "warning")
-        warnings.extend(d["message"] for d in call_details if d["type"] == "warning")
+        details.extend(call_details)
+        warnings.extend(call_warnings)
         targets.append(target)
     return _Run(results=results, details=details, warnings=conflict_warnings(targets) + warnings)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.urls import reverse
 
 from programs.models import Session
@@ -137,15 +137,16 @@ def get_training_plan(*, ctx: ToolContext, args: TrainingPlanArgs) -> Outcome:
         raise ToolStateError(
             "VALIDATION_ERROR", f"The plan is read at most {MAX_PLAN_DAYS} days at a time."
         )
+    in_range = Q(scheduled_date__gte=start, scheduled_date__lte=end)
+    undated_in_a_week_of_the_range = Q(
+        scheduled_date__isnull=True, week__start_date__lte=end, week__end_date__gte=start
+    )
     rows = list(
-        Session.objects.filter(
-            week__program=program, week__start_date__lte=end, week__end_date__gte=start
-        )
+        Session.objects.filter(in_range | undated_in_a_week_of_the_range, week__program=program)
         .select_related("week", "cardio")
         .annotate(exercise_count=Count("exercises"))
         .order_by("week__position", "position")[: MAX_PLAN_SESSIONS + 1]
     )
-    rows = [s for s in rows if s.scheduled_date is None or start <= s.scheduled_date <= end]
     lines = [
         f"Plan {render_quote(program.name, limit=80)} from {start.isoformat()} to "
         f"{end.isoformat()} (today {today.isoformat()}); workout_id first:"
