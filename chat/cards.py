@@ -51,3 +51,17 @@ def card_items(batch: PendingToolBatch | None) -> list[dict[str, Any]]:
             }
         )
     return items
+
+
+def card_whatif(batch: PendingToolBatch | None) -> list[dict[str, Any]]:
+    """The what-if rows of the card: projected Form on the plan's key dates, before → after
+    (``coach.whatif``), with the change signed for people ("+2.1", "−3.4")."""
+    if batch is None:
+        return []
+    rows = (batch.preview or {}).get("whatif") or []
+    out = []
+    for row in rows:
+        change = row.get("change", 0)
+        sign = "+" if change > 0 else ("−" if change < 0 else "±")
+        out.append({**row, "change_text": f"{sign}{abs(change):.1f}"})
+    return out

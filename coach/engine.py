@@ -35,6 +35,7 @@ from pydantic import BaseModel, ValidationError
 from programs.models import Program
 from programs.services import program_lock
 
+from . import whatif
 from .preview import build_preview, conflict_warnings
 from .registry import REGISTRY, ToolSpec, get_tool
 from .toolcalls import ToolCall
@@ -235,27 +236,31 @@ class _Run:
         return all(r.success for r in self.results)
 
 
-def _run_one(*, ctx: ToolContext, call: ToolCall) -> tuple[CallResult, list[dict[str, Any]], str]:
+def _run_one(
+    *, ctx: ToolContext, call: ToolCall
+) -> tuple[CallResult, list[dict[str, Any]], str, list[str]]:
+    """One call: its result, its preview details, its conflict target and its warnings."""
     args, errors = check_call(call)
     if args is None:
         result = CallResult(call.id, call.name, False, errors, _failure_summary(errors))
-        return result, [], ""
+        return result, [], "", []
     spec: ToolSpec = REGISTRY[call.name]
     if spec.kind != "write":
         errors = [
             ToolError(
                 code="VALIDATION_ERROR",
-                message=f"{call.name} only reads the program; it is never part of a batch of changes.",
+                message=f"{call.name} only reads; it is never part of a batch of changes.",
             )
         ]
-        return CallResult(call.id, call.name, False, errors, _failure_summary(errors)), [], ""
+        return CallResult(call.id, call.name, False, errors, _failure_summary(errors)), [], "", []
     target = spec.target(args)
     try:
         with transaction.atomic():
             outcome = spec.execute(ctx=ctx, args=args)
     except ToolStateError as exc:
         errors = [exc.error]
-        return CallResult(call.id, call.name, False, errors, _failure_summary(errors)), [], target
+        failed = CallResult(call.id, call.name, False, errors, _failure_summary(errors))
+        return failed, [], target, []
     except DatabaseError:
         logger.exception("Tool %s failed while executing", call.name)
         errors = [
@@ -264,9 +269,11 @@ def _run_one(*, ctx: ToolContext, call: ToolCall) -> tuple[CallResult, list[dict
                 message=f"Something went wrong while running {call.name}; nothing was changed.",
             )
         ]
-        return CallResult(call.id, call.name, False, errors, _failure_summary(errors)), [], target
+        failed = CallResult(call.id, call.name, False, errors, _failure_summary(errors))
+        return failed, [], target, []
     details = [{**d, "toolCallId": call.id} for d in outcome.details]
-    return CallResult(call.id, call.name, True, [], outcome.summary), details, target
+    result = CallResult(call.id, call.name, True, [], outcome.summary)
+    return result, details, target, outcome.warnings
 
 
 def _failure_summary(errors: list[ToolError]) -> str:
@@ -277,12 +284,14 @@ def _run(*, ctx: ToolContext, calls: list[ToolCall]) -> _Run:
     results: list[CallResult] = []
     details: list[dict[str, Any]] = []
     targets: list[str] = []
+    warnings: list[str] = []
     for call in calls:
-        result, call_details, target = _run_one(ctx=ctx, call=call)
+        result, call_details, target, call_warnings = _run_one(ctx=ctx, call=call)
         results.append(result)
         details.extend(call_details)
+        warnings.extend(call_warnings)
         targets.append(target)
-    return _Run(results=results, details=details, warnings=conflict_warnings(targets))
+    return _Run(results=results, details=details, warnings=conflict_warnings(targets) + warnings)
 
 
 def _batch(run: _Run, *, total: int, version: int) -> BatchResult:
@@ -298,20 +307,31 @@ def _batch(run: _Run, *, total: int, version: int) -> BatchResult:
 
 
 class _Rollback(Exception):
-    def __init__(self, run: _Run) -> None:
+    def __init__(self, run: _Run, after: dict | None = None) -> None:
         super().__init__("rolled back")
         self.run = run
+        self.after = after
 
 
 def preview_calls(*, ctx: ToolContext, calls: list[ToolCall]) -> BatchResult:
-    """Dry run: the same executor on the same state, in order, then everything is rolled back."""
+    """Dry run: the same executor on the same state, in order, then everything is rolled back.
+
+    When the change moves the projected Form on the plan's key dates, the preview carries
+    ``whatif`` (``coach.whatif``): read before the run and inside it, before the rollback."""
     version = _version(ctx)
+    dates = whatif.key_dates(ctx)
+    before = whatif.form(ctx, dates)
     try:
         with transaction.atomic():
-            raise _Rollback(_run(ctx=ctx, calls=calls))
+            run = _run(ctx=ctx, calls=calls)
+            after = whatif.form(ctx, dates) if run.success and run.details else {}
+            raise _Rollback(run, after)
     except _Rollback as done:
-        run = done.run
-    return _batch(run, total=len(calls), version=version)
+        run, after = done.run, done.after or {}
+    batch = _batch(run, total=len(calls), version=version)
+    if rows := whatif.rows(dates, before, after):
+        batch.preview["whatif"] = rows  # a projection: the preview's alone, never an apply's
+    return batch
 
 
 def _version(ctx: ToolContext) -> int:

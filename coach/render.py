@@ -74,6 +74,8 @@ def _session_lines(session: Session, today: datetime.date) -> list[str]:
         head += " [today]"
     if session.completed:
         head += " [completed]"
+    if session.skipped:
+        head += f" [skipped: {quote(session.skip_reason, limit=100)}]"
     lines = [head]
     if session.notes:
         lines.append(f"    notes: {quote(session.notes)}")

@@ -93,6 +93,11 @@ class Session(models.Model):
     rating = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="1 (awful) to 5 (great)."
     )
+    skipped = models.BooleanField(
+        default=False,
+        help_text="Skipped on purpose: kept in the plan with its reason, planned load 0.",
+    )
+    skip_reason = models.CharField(max_length=500, blank=True)
 
     class Meta:
         ordering = ["position"]

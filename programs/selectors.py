@@ -112,6 +112,8 @@ def program_week_view(
                 "day_of_week": session.day_of_week,
                 "is_today": session.scheduled_date == today,
                 "completed": session.completed,
+                "skipped": session.skipped,
+                "skip_reason": session.skip_reason,
                 "notes": session.notes,
                 "exercises": exercises,
                 "cardio": None

@@ -56,7 +56,8 @@ def athlete_program(*, athlete) -> Program | None:
 def planned_sessions(
     *, athlete, start: datetime.date, end: datetime.date, include_completed: bool = False
 ) -> list[PlannedSession]:
-    """Dated sessions of the athlete's current program between ``start`` and ``end``."""
+    """Dated sessions of the athlete's current program between ``start`` and ``end`` (without
+    ``include_completed``: only those still to do, neither completed nor skipped)."""
     program = athlete_program(athlete=athlete)
     if program is None:
         return []
@@ -64,29 +65,38 @@ def planned_sessions(
         Session.objects.filter(
             week__program=program, scheduled_date__gte=start, scheduled_date__lte=end
         )
-        .select_related("cardio", "week")
         .annotate(planned_sets=Sum("exercises__working_sets", filter=Q(exercises__skipped=False)))
         .order_by("scheduled_date", "week__position", "position")
     )
     if not include_completed:
-        rows = rows.filter(completed=False)
-    out = []
-    for session in rows:
-        cardio = getattr(session, "cardio", None)
-        out.append(
-            PlannedSession(
-                session_id=session.pk,
-                ref=session.ref,
-                name=session.name,
-                date=session.scheduled_date,
-                cardio_type=cardio.type if cardio else None,
-                cardio_minutes=cardio.duration if cardio else None,
-                cardio_modality=cardio.modality if cardio else "",
-                working_sets=session.planned_sets or 0,
-                completed=session.completed,
-            )
+        rows = rows.filter(completed=False, skipped=False)
+    # plain values, not model instances: a year of sessions is read in a few milliseconds (the
+    # what-if of every preview reads this twice)
+    return [
+        PlannedSession(
+            session_id=row["pk"],
+            ref=f"week-{row['week__position']}-session-{row['position']}",
+            name=row["name"],
+            date=row["scheduled_date"],
+            cardio_type=row["cardio__type"],
+            cardio_minutes=row["cardio__duration"],
+            cardio_modality=row["cardio__modality"] or "",
+            working_sets=row["planned_sets"] or 0,
+            completed=row["completed"],
         )
-    return out
+        for row in rows.values(
+            "pk",
+            "week__position",
+            "position",
+            "name",
+            "scheduled_date",
+            "cardio__type",
+            "cardio__duration",
+            "cardio__modality",
+            "planned_sets",
+            "completed",
+        )
+    ]
 
 
 def session_of_athlete(*, athlete, session_id: int) -> Session:
@@ -209,9 +219,43 @@ def session_complete(
     session.completed_date = on
     session.rating = rating
     session.duration = duration_min
+    session.skipped = False  # done after all: no longer skipped
+    session.skip_reason = ""
     if notes:
         session.notes = notes
-    session.save(update_fields=["completed", "completed_date", "rating", "duration", "notes"])
+    session.save(
+        update_fields=[
+            "completed",
+            "completed_date",
+            "rating",
+            "duration",
+            "notes",
+            "skipped",
+            "skip_reason",
+        ]
+    )
+    if bump:
+        program_bump_version(program=session.week.program)
+    return session
+
+
+MAX_SKIP_REASON = 500
+
+
+def session_skip(*, session: Session, reason: str, bump: bool = True) -> Session:
+    """Mark the session skipped with ``reason``: it stays in the plan (and in its week's
+    positions) but plans no load. A completed session can't be skipped."""
+    reason = reason.strip()
+    if not reason:
+        raise WorkoutLogError("Give a reason for skipping the session.")
+    if len(reason) > MAX_SKIP_REASON:
+        raise WorkoutLogError(f"The reason is longer than {MAX_SKIP_REASON} characters.")
+    if session.completed:
+        done = session.completed_date.isoformat() if session.completed_date else "already"
+        raise WorkoutLogError(f"{session.name} was completed ({done}); it can't be skipped.")
+    session.skipped = True
+    session.skip_reason = reason
+    session.save(update_fields=["skipped", "skip_reason"])
     if bump:
         program_bump_version(program=session.week.program)
     return session

@@ -3,6 +3,10 @@
 import re
 
 from django import template
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+
+from ..cards import card_whatif
 
 register = template.Library()
 
@@ -28,3 +32,22 @@ def show_value(value: object) -> str:
     if isinstance(value, list):
         return ", ".join(str(v) for v in value) or "—"
     return str(value)
+
+
+@register.filter
+def whatif_rows(batch: object) -> list:
+    """The card's what-if table rows (``chat.cards.card_whatif``)."""
+    return card_whatif(batch)  # type: ignore[arg-type]
+
+
+_TRAINING_PATH = re.compile(r"(?<![\w/])/training/(?:activities/\d+|fitness)/")
+
+
+@register.filter
+def link_training(text: object) -> SafeString:
+    """Escape a reply, then make the training pages it names (``/training/activities/12/``,
+    ``/training/fitness/``) into links."""
+    escaped = str(escape("" if text is None else text))
+    return mark_safe(
+        _TRAINING_PATH.sub(lambda m: f'<a href="{m.group(0)}">{m.group(0)}</a>', escaped)
+    )

@@ -71,8 +71,12 @@ class ToolStateError(Exception):
 
 @dataclass
 class Outcome:
+    """What a call did: one summary line, the preview details, and warnings for the card (e.g.
+    a session moved outside its week's dates)."""
+
     summary: str
     details: list[dict[str, Any]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
 
 Sensitivity = Literal["low", "medium", "high", "critical"]

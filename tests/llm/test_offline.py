@@ -109,7 +109,8 @@ def documented_examples() -> list[str]:
 
 
 def test_the_examples_cover_the_eleven_write_tools_and_the_read_tool_of_the_registry():
-    assert set(EXAMPLES) == set(REGISTRY)
+    # the training and schedule tools have theirs in test_offline_training.py
+    assert set(EXAMPLES) == {n for n, spec in REGISTRY.items() if spec.category == "program"}
     assert len(EXAMPLES) == 12
 
 

@@ -9,7 +9,7 @@ import json
 from django.core.management import call_command
 
 from coach.llm.tokens import count_tool_tokens
-from coach.registry import tool_definitions
+from coach.registry import REGISTRY, tool_definitions
 
 BEFORE = 5_668  # json.dumps of the definitions before they were trimmed
 
@@ -24,8 +24,13 @@ def walk(node, path=""):
             yield from walk(value, f"{path}/{index}")
 
 
+def program_tool_definitions():
+    """The twelve program tools the budget of issue 7 was set for."""
+    return [d for d in tool_definitions() if REGISTRY[d["name"]].category == "program"]
+
+
 def test_the_tool_schemas_cost_at_least_30_percent_fewer_tokens():
-    counts = count_tool_tokens(tool_definitions())
+    counts = count_tool_tokens(program_tool_definitions())
     assert counts["json"] <= BEFORE * 0.7
     assert counts["compact"] < counts["json"]
     assert sum(counts["per_tool"].values()) >= counts["compact"] - 20
@@ -75,3 +80,11 @@ def test_bench_schemas_prints_the_counts():
     out = io.StringIO()
     call_command("bench_schemas", "--json", stdout=out)
     assert json.loads(out.getvalue()) == counts
+
+
+def test_the_training_and_schedule_tools_stay_within_their_own_budget():
+    """Twelve more tools (issue 9): reads of training data and schedule writes, about 130
+    tokens each."""
+    definitions = [d for d in tool_definitions() if REGISTRY[d["name"]].category != "program"]
+    assert len(definitions) == 12
+    assert count_tool_tokens(definitions)["json"] <= 2_000

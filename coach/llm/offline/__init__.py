@@ -51,6 +51,17 @@ Weeks
     remove week 3                                      remove_week
     show week 3                                        get_week (a read tool: answered at once)
 
+Training (``training_commands``; sessions are ``W.S``, the tools' ``week-W-session-S``)
+    show my last run / how was my last ride?           get_last_activity (reads: answered at once)
+    activities on DATE / runs from DATE to DATE        get_activity_by_date / get_activities_range
+    plan [from DATE] [to DATE] / sleep 7 / fitness     get_training_plan / get_sleep_data / get_fitness_scores
+    compare activities 12 15                           compare_activities
+    move session 2.3 to 2026-12-05 swap|replace|push   reschedule_workout
+    skip session 2.3 because sick                      skip_workout
+    done session 2.3 [rating 4] [notes ...]            mark_workout_complete
+    add run on 2026-12-05 40 min tempo named X         create_custom_workout
+    log exercise 2.3.1 3x8 @ 100 kg rpe 8              log_sets
+
 Anything else (``help``, a question, an unknown command) gets the list of commands. After a batch
 is decided (Apply, Cancel, the coach's review, undo, expiry) the reply acknowledges it from the
 structured decision the conversation layer attaches to the user turn (``Turn.events``), never from
@@ -58,7 +69,8 @@ prose: typing "The athlete clicked Apply Changes" is just an unknown command. A 
 a decision in the same user turn is parsed as usual.
 
 The package: ``grammar`` (vocabulary and helpers), ``commands`` (the command parser and the help
-text), ``provider`` (the provider and its acknowledgments).
+text), ``training_commands`` (the training and schedule commands), ``provider`` (the provider and
+its acknowledgments).
 Text replies end with suggested replies in seed 000's format: the text, a ``---`` line, then one
 reply per line. The same grammar is described for people in ``OFFLINE_COMMANDS.md``.
 """

@@ -26,6 +26,8 @@ from .grammar import (
     parse_position,
     with_replies,
 )
+from .training_commands import HELP as TRAINING_HELP
+from .training_commands import parse_training_command
 
 
 def parse_command(command: str) -> Parsed | None:
@@ -33,6 +35,8 @@ def parse_command(command: str) -> Parsed | None:
     recognised but unusable command (its message says what to type)."""
     text = normalise_refs(command.strip())
     flags = re.IGNORECASE
+    if training := parse_training_command(text):
+        return training
 
     if m := re.fullmatch(rf"rename\s+exercise\s+{EX_REF}\s+(?:to|as)\s+(.+)", text, flags):
         name = m.group(4).strip().strip('"')
@@ -296,6 +300,9 @@ def help_text(*, opening: str = "") -> str:
     )
     for label, example in HELP_COMMANDS:
         lines.append(f"- {label + ': ' if label else ''}{example}")
+    lines.append("Training (sessions are week.session, e.g. 2.3):")
+    for label, example in TRAINING_HELP:
+        lines.append(f"- {label}: {example}")
     lines.append(
         'Join several with ";" or "and". Every change waits for you to press Apply Changes.'
     )

@@ -7,7 +7,18 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-READ_TOOLS = frozenset({"get_week"})
+READ_TOOLS = frozenset(
+    {
+        "get_week",
+        "get_last_activity",
+        "get_activity_by_date",
+        "get_activities_range",
+        "get_training_plan",
+        "get_sleep_data",
+        "get_fitness_scores",
+        "compare_activities",
+    }
+)
 CARDIO_TYPES = ("zone2", "intervals", "sweetspot", "threshold", "vo2max")
 CARDIO_ALIASES = {
     "zone 2": "zone2",
@@ -34,6 +45,11 @@ VERBS = (
     "move",
     "copy",
     "describe",
+    "show",
+    "log",
+    "compare",
+    "done",
+    "reschedule",
 )
 DEFAULT_LOAD = "bodyweight"
 DEFAULT_WEEK_SESSIONS = 3

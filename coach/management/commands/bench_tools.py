@@ -1,14 +1,20 @@
-"""``manage.py bench_tools [--sizes 4,16,52] [--runs 15]``: a benchmark, not a test.
+"""``manage.py bench_tools [--sizes 4,16,52] [--runs 15] [--history-days 365]``: a benchmark,
+not a test.
 
 Builds programs of each size (weeks × 6 sessions × 8 exercises), runs a fixed mixed batch of ten
 tool calls ``--runs`` times as a preview and as a real apply (each apply on its own fresh copy,
 committed, so every run starts from the same state and pays for its commit), and prints the
 median times and the number of queries per batch. The query counts must not grow with the weeks.
 Everything it creates is deleted at the end.
+
+The athlete gets ``--history-days`` of daily activities first, so each preview also pays for its
+what-if (the projected Form on the plan's key dates before and after, ``coach.whatif``) over a
+realistic history; the "what-if ms" column is that part of the preview alone.
 """
 
 from __future__ import annotations
 
+import datetime
 import statistics
 import time
 import uuid
@@ -19,9 +25,11 @@ from django.core.management.base import BaseCommand
 from django.db import connection, reset_queries
 from django.test.utils import CaptureQueriesContext
 
+from coach import whatif
 from coach.engine import ToolContext, apply_calls, preview_calls
 from coach.toolcalls import ToolCall
 from programs.demo_builders import build_program_bulk
+from training.models import Activity
 
 SESSIONS = 6
 EXERCISES = 8
@@ -118,6 +126,9 @@ class Command(BaseCommand):
     def add_arguments(self, parser) -> None:
         parser.add_argument("--sizes", default="4,16,52", help="comma-separated week counts")
         parser.add_argument("--runs", type=int, default=15)
+        parser.add_argument(
+            "--history-days", type=int, default=365, help="days of activities before today"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         sizes = [int(s) for s in options["sizes"].split(",") if s.strip()]
@@ -125,17 +136,20 @@ class Command(BaseCommand):
         calls = bench_batch()
         User = get_user_model()
         user = User.objects.create(username=f"bench-{uuid.uuid4().hex[:12]}")
+        _history(user, days=max(0, options["history_days"]))
         rows = []
         try:
             for weeks in sizes:
                 rows.append(self._bench(user=user, weeks=weeks, runs=runs, calls=calls))
         finally:
             user.programs.all().delete()
+            Activity.all_objects.filter(athlete=user).delete()
             user.delete()
         vendor = connection.vendor
         self.stdout.write(
             f"bench_tools on {vendor}: {len(calls)} calls per batch, {runs} runs, "
-            f"weeks × {SESSIONS} sessions × {EXERCISES} exercises"
+            f"weeks × {SESSIONS} sessions × {EXERCISES} exercises, "
+            f"{options['history_days']} days of activities"
         )
         header = (
             "weeks",
@@ -143,13 +157,16 @@ class Command(BaseCommand):
             "preview ms (median)",
             "queries/apply",
             "queries/preview",
+            "what-if ms",
+            "what-if rows",
         )
         self.stdout.write(" | ".join(header))
         self.stdout.write(" | ".join("-" * len(h) for h in header))
         for row in rows:
             self.stdout.write(
                 f"{row['weeks']:>5} | {row['apply_ms']:>17.1f} | {row['preview_ms']:>19.1f} | "
-                f"{row['apply_queries']:>13} | {row['preview_queries']:>15}"
+                f"{row['apply_queries']:>13} | {row['preview_queries']:>15} | "
+                f"{row['whatif_ms']:>10.1f} | {row['whatif_rows']:>12}"
             )
 
     def _bench(self, *, user, weeks: int, runs: int, calls: list[ToolCall]) -> dict[str, Any]:
@@ -173,6 +190,13 @@ class Command(BaseCommand):
             if not result.success:
                 raise RuntimeError(f"bench batch failed in preview: {result.to_dict()['results']}")
             preview_queries.add(len(captured))
+        whatif_ms = []
+        for _ in range(runs):
+            ctx = ToolContext.for_program(base)
+            started = time.perf_counter()
+            whatif.form(ctx, whatif.key_dates(ctx))
+            whatif_ms.append((time.perf_counter() - started) * 1000 * 2)  # before and after
+        whatif_rows = len(result.preview.get("whatif", []))
         apply_ms, apply_queries = [], set()
         for _ in range(runs):
             program = build()
@@ -192,4 +216,27 @@ class Command(BaseCommand):
             "preview_ms": statistics.median(preview_ms),
             "apply_queries": "/".join(str(q) for q in sorted(apply_queries)),
             "preview_queries": "/".join(str(q) for q in sorted(preview_queries)),
+            "whatif_ms": statistics.median(whatif_ms),
+            "whatif_rows": whatif_rows,
         }
+
+
+def _history(user, *, days: int) -> None:
+    """One run a day for ``days`` days before today (loads 30 to 90), in one bulk insert."""
+    today = datetime.date.today()
+    Activity.objects.bulk_create(
+        Activity(
+            athlete=user,
+            sport="RUNNING",
+            name="Bench run",
+            start=datetime.datetime.combine(
+                today - datetime.timedelta(days=n), datetime.time(7), tzinfo=datetime.UTC
+            ),
+            local_date=today - datetime.timedelta(days=n),
+            moving_s=3600,
+            training_load=30 + (n * 7) % 61,
+            load_method="ESTIMATE",
+            dedupe_key=f"bench:{n}",
+        )
+        for n in range(1, days + 1)
+    )

@@ -1,0 +1,374 @@
+"""The schedule tools: reschedule_workout (swap, replace, push), create_custom_workout,
+mark_workout_complete, skip_workout and log_sets; each through the engine's preview and apply."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.db import transaction
+
+from coach.toolcalls import ToolCall
+from programs.history import program_change, revision_undo
+from programs.history.snapshot import snapshot
+from programs.models import CardioBlock, Program, Session, SetResult
+from programs.workout_log import planned_sessions
+from tests.coach.tool_helpers import apply, call, error_codes, preview, session_of
+from tests.coach.training_helpers import current_program, dates, state, today_of
+from training.models import Activity
+
+pytestmark = pytest.mark.django_db
+
+D = datetime.timedelta
+
+
+def custom(**arguments) -> ToolCall:
+    """A create_custom_workout call (its ``name`` argument clashes with ``call``'s)."""
+    return ToolCall(
+        id=f"custom_{len(arguments)}", name="create_custom_workout", arguments=arguments
+    )
+
+
+@pytest.fixture
+def program():
+    return current_program()
+
+
+def week_start(program, week: int) -> datetime.date:
+    return program.weeks.get(position=week).start_date
+
+
+# --- reschedule ---------------------------------------------------------------------------------
+
+
+def test_swap_exchanges_the_two_dates_and_the_card_shows_each_before_and_after(program):
+    d1, d2 = week_start(program, 3), week_start(program, 3) + D(days=1)
+    result = apply(
+        program,
+        call("reschedule_workout", workout_id="week-3-session-1", new_date=d2.isoformat()),
+    )
+    assert result.success, result.to_dict()
+    after = dates(program)
+    assert (after["week-3-session-1"], after["week-3-session-2"]) == (d2, d1)
+    moves = [d for d in result.preview["details"] if d["type"] == "reorder"]
+    assert [(m["before"][:10], m["after"][:10]) for m in moves] == [
+        (d1.isoformat(), d2.isoformat()),
+        (d2.isoformat(), d1.isoformat()),
+    ]
+    assert session_of(program, 3, 1).day_of_week == d2.strftime("%A")
+    assert Program.objects.get(pk=program.pk).version > 1
+
+
+def test_a_move_to_a_free_date_moves_only_that_session(program):
+    free = week_start(program, 3) + D(days=5)
+    before = dates(program)
+    result = apply(
+        program,
+        call("reschedule_workout", workout_id="week-3-session-2", new_date=free.isoformat()),
+    )
+    assert result.success
+    after = dates(program)
+    assert after.pop("week-3-session-2") == free
+    before.pop("week-3-session-2")
+    assert after == before
+
+
+def test_replace_removes_the_other_session_and_undo_brings_it_back(program):
+    other = session_of(program, 3, 2)
+    with (
+        transaction.atomic(),
+        program_change(program=program, actor=None, via="chat", summary="move") as change,
+    ):
+        result = apply(
+            program,
+            call(
+                "reschedule_workout",
+                workout_id="week-3-session-1",
+                new_date=other.scheduled_date.isoformat(),
+                strategy="replace",
+            ),
+        )
+    assert result.success, result.to_dict()
+    assert not Session.objects.filter(pk=other.pk).exists()
+    assert [d["type"] for d in result.preview["details"]] == ["reorder", "remove"]
+    revision_undo(revision=change.revision, actor=None)
+    restored = Session.objects.get(pk=other.pk)
+    assert restored.scheduled_date == week_start(program, 3) + D(days=1)
+    assert session_of(program, 3, 1).scheduled_date == week_start(program, 3)
+
+
+def test_replace_refuses_to_remove_a_weeks_only_session():
+    program = current_program(sessions=1)
+    result = apply(
+        program,
+        call(
+            "reschedule_workout",
+            workout_id="week-3-session-1",
+            new_date=week_start(program, 4).isoformat(),
+            strategy="replace",
+        ),
+    )
+    assert error_codes(result) == [["VALIDATION_ERROR"]]
+    assert "only session of week 4" in result.results[0].summary
+
+
+def test_push_moves_this_and_every_later_open_session_by_the_same_days(program):
+    done = session_of(program, 4, 3)
+    done.completed = True
+    done.save()
+    before = dates(program)
+    result = apply(
+        program,
+        call(
+            "reschedule_workout",
+            workout_id="week-3-session-2",
+            new_date=(before["week-3-session-2"] + D(days=2)).isoformat(),
+            strategy="push",
+        ),
+    )
+    assert result.success, result.to_dict()
+    after = dates(program)
+    moved = ["week-3-session-2", "week-3-session-3", "week-4-session-1", "week-4-session-2"]
+    for ref in before:
+        shift = D(days=2) if ref in moved else D(0)
+        assert after[ref] == before[ref] + shift, ref
+    assert len([d for d in result.preview["details"] if d["type"] == "reorder"]) == 4
+
+
+def test_push_warns_where_a_session_leaves_its_weeks_dates(program):
+    Session.objects.filter(week__program=program, week__position=4).update(completed=True)
+    result = preview(
+        program,
+        call(
+            "reschedule_workout",
+            workout_id="week-3-session-3",
+            new_date=week_start(program, 4).isoformat(),
+            strategy="push",
+        ),
+    )
+    assert result.success, result.to_dict()
+    assert result.preview["warnings"] == [
+        f"Week 3, Session 3: Session 3 now falls on {week_start(program, 4).isoformat()}, "
+        f"outside week 3 ({week_start(program, 3).isoformat()} to "
+        f"{program.weeks.get(position=3).end_date.isoformat()})."
+    ]
+
+
+def test_push_never_moves_a_session_past_the_programs_end(program):
+    end = program.weeks.get(position=4).end_date
+    result = apply(
+        program,
+        call(
+            "reschedule_workout",
+            workout_id="week-3-session-1",
+            new_date=(week_start(program, 3) + D(days=6)).isoformat(),
+            strategy="push",
+        ),
+    )
+    assert error_codes(result) == [["VALIDATION_ERROR"]]
+    message = result.results[0].summary
+    assert f"past the program's end ({end.isoformat()})" in message
+    assert "push by at most 4 days" in message
+
+
+def test_push_to_an_earlier_date_is_refused(program):
+    result = preview(
+        program,
+        call(
+            "reschedule_workout",
+            workout_id="week-3-session-2",
+            new_date=week_start(program, 3).isoformat(),
+            strategy="push",
+        ),
+    )
+    assert error_codes(result) == [["VALIDATION_ERROR"]]
+    assert "later" in result.results[0].summary
+
+
+def test_a_date_outside_the_program_is_refused_naming_its_dates(program):
+    first, last = week_start(program, 1), program.weeks.get(position=4).end_date
+    result = preview(
+        program,
+        call("reschedule_workout", workout_id="week-3-session-1", new_date="2030-01-01"),
+    )
+    assert error_codes(result) == [["VALIDATION_ERROR"]]
+    assert f"{first.isoformat()} to {last.isoformat()}" in result.results[0].summary
+
+
+def test_a_completed_session_does_not_move(program):
+    Session.objects.filter(pk=session_of(program, 3, 1).pk).update(completed=True)
+    result = preview(
+        program,
+        call(
+            "reschedule_workout",
+            workout_id="week-3-session-1",
+            new_date=(week_start(program, 3) + D(days=5)).isoformat(),
+        ),
+    )
+    assert error_codes(result) == [["CONFLICT"]]
+
+
+def test_workout_ids_are_checked_by_the_schema_and_then_by_the_program(program):
+    bad = preview(program, call("reschedule_workout", workout_id="3-1", new_date="2026-12-01"))
+    assert error_codes(bad) == [["VALIDATION_ERROR"]]
+    assert "week-2-session-3" in bad.results[0].summary
+    missing = preview(
+        program, call("reschedule_workout", workout_id="week-3-session-9", new_date="2026-12-01")
+    )
+    assert error_codes(missing) == [["NOT_FOUND"]]
+    assert "Week 3 has only 3 sessions" in missing.results[0].summary
+
+
+# --- create -------------------------------------------------------------------------------------
+
+
+def test_a_custom_run_is_a_session_of_its_week_with_a_cardio_block_placed_by_day(program):
+    day = week_start(program, 3) + D(days=1)
+    result = apply(
+        program,
+        custom(
+            date=day.isoformat(),
+            sport="RUNNING",
+            name="River Tempo",
+            description="Warm up 10 min",
+            duration=40,
+            target_pace="5:00 /km",
+            intensity="tempo",
+        ),
+    )
+    assert result.success, result.to_dict()
+    names = list(program.weeks.get(position=3).sessions.values_list("name", flat=True))
+    assert names == ["Session 1", "Session 2", "River Tempo", "Session 3"]
+    created = session_of(program, 3, 3)
+    assert created.scheduled_date == day
+    cardio = CardioBlock.objects.get(session=created)
+    assert (cardio.type, cardio.duration, cardio.modality) == ("sweetspot", 40, "Running")
+    assert "5:00 /km" in cardio.instructions
+    assert result.preview["details"][0]["type"] == "add"
+
+
+def test_a_custom_strength_workout_has_no_cardio(program):
+    result = apply(
+        program,
+        custom(
+            date=week_start(program, 4).isoformat(),
+            sport="STRENGTH",
+            name="Gym",
+            description="Full body",
+        ),
+    )
+    assert result.success
+    # after the session already on that day, before the next day's
+    assert session_of(program, 4, 2).name == "Gym"
+    assert not CardioBlock.objects.filter(session=session_of(program, 4, 2)).exists()
+
+
+def test_a_custom_workout_outside_every_week_names_the_programs_dates(program):
+    result = preview(
+        program,
+        custom(
+            date="2030-01-01",
+            sport="RUNNING",
+            name="x",
+            description="",
+        ),
+    )
+    assert error_codes(result) == [["NOT_FOUND"]]
+    assert "the program runs from" in result.results[0].summary
+    too_long = preview(
+        program,
+        custom(
+            date="2026-12-01",
+            sport="RUNNING",
+            name="x",
+            description="",
+            duration=601,
+        ),
+    )
+    assert "duration must be at most 600" in too_long.results[0].summary
+
+
+# --- complete, skip, log ------------------------------------------------------------------------
+
+
+def test_mark_complete_marks_the_session_and_records_an_activity(program):
+    today = today_of(program.athlete)
+    result = apply(
+        program,
+        call("mark_workout_complete", workout_id="week-1-session-1", rating=4, notes="Strong"),
+    )
+    assert result.success, result.to_dict()
+    session = session_of(program, 1, 1)
+    assert (session.completed, session.rating, session.notes) == (True, 4, "Strong")
+    assert session.completed_date == min(session.scheduled_date, today)
+    assert Activity.objects.filter(session=session).count() == 1
+    assert result.preview["details"][0]["fields"][0]["newValue"].startswith("completed")
+
+
+def test_mark_complete_refuses_a_future_date_and_a_bad_rating(program):
+    future = today_of(program.athlete) + D(days=3)
+    result = preview(
+        program,
+        call("mark_workout_complete", workout_id="week-1-session-1", date=future.isoformat()),
+    )
+    assert error_codes(result) == [["VALIDATION_ERROR"]]
+    rating = preview(
+        program, call("mark_workout_complete", workout_id="week-1-session-1", rating=6)
+    )
+    assert "rating must be at most 5" in rating.results[0].summary
+
+
+def test_skip_keeps_the_session_with_its_reason_and_plans_no_load(program):
+    session = session_of(program, 3, 1)
+    result = apply(program, call("skip_workout", workout_id="week-3-session-1", reason="sick"))
+    assert result.success
+    session.refresh_from_db()
+    assert (session.skipped, session.skip_reason) == (True, "sick")
+    planned = planned_sessions(
+        athlete=program.athlete, start=session.scheduled_date, end=session.scheduled_date
+    )
+    assert session.pk not in [p.session_id for p in planned]
+    assert snapshot(program_id=program.pk)["session"][session.pk]["skip_reason"] == "sick"
+
+
+def test_a_completed_session_cant_be_skipped_and_a_reason_is_required(program):
+    Session.objects.filter(pk=session_of(program, 1, 1).pk).update(completed=True)
+    done = preview(program, call("skip_workout", workout_id="week-1-session-1", reason="tired"))
+    assert error_codes(done) == [["CONFLICT"]]
+    empty = preview(program, call("skip_workout", workout_id="week-1-session-2", reason=""))
+    assert "reason must not be empty" in empty.results[0].summary
+
+
+def test_log_sets_writes_set_results_of_the_exercises_by_number(program):
+    result = apply(
+        program,
+        call(
+            "log_sets",
+            workout_id="week-1-session-1",
+            sets=[
+                {"exercise": 1, "set": 1, "reps": 8, "load": "100 kg", "rpe": 8},
+                {"exercise": 2, "set": 1, "reps": 10},
+            ],
+        ),
+    )
+    assert result.success, result.to_dict()
+    rows = SetResult.objects.filter(exercise__session=session_of(program, 1, 1))
+    assert sorted((r.exercise.position, r.reps, r.load) for r in rows) == [
+        (1, 8, "100 kg"),
+        (2, 10, ""),
+    ]
+
+
+def test_log_sets_names_the_exercises_a_session_has(program):
+    before = state(program)
+    result = apply(
+        program,
+        call("log_sets", workout_id="week-1-session-1", sets=[{"exercise": 3, "set": 1}]),
+    )
+    assert error_codes(result) == [["NOT_FOUND"]]
+    assert "has 2 exercises; exercise 3 doesn't exist" in result.results[0].summary
+    assert state(program) == before
+    too_many = preview(
+        program, call("log_sets", workout_id="week-1-session-1", sets=[{"exercise": 1, "set": 31}])
+    )
+    assert "set must be at most 30" in too_many.results[0].summary
