@@ -4,6 +4,8 @@ import re
 
 from django import template
 
+from chat import recovery, refusals
+
 register = template.Library()
 
 _CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
@@ -28,3 +30,19 @@ def show_value(value: object) -> str:
     if isinstance(value, list):
         return ", ".join(str(v) for v in value) or "—"
     return str(value)
+
+
+@register.filter
+def reply_state(message: object) -> str:
+    """A waiting reply's state for the page: "thinking", "unqueued" or "overdue"
+    (``chat.recovery.waiting_state``)."""
+    return recovery.waiting_state(message)
+
+
+_NOTES = {"overdue": refusals.OVERDUE, "unqueued": refusals.BROKER_DOWN}
+
+
+@register.simple_tag
+def recovery_note(state: str) -> str:
+    """What the athlete reads about a reply that is overdue or waits for the broker."""
+    return _NOTES.get(state, "")
