@@ -135,20 +135,23 @@ def run_turn(
     """Fill ``placeholder`` with the coach's reply for run ``attempt`` (see the module docstring)."""
     if not claim(message_id=placeholder.pk, attempt=attempt):
         return
-    placeholder.refresh_from_db()
-    turn = _Turn(
-        placeholder=placeholder,
-        conversation=Conversation.objects.select_related("program", "athlete").get(
-            pk=placeholder.conversation_id
-        ),
-        provider=provider or get_provider(),
-        attempt=placeholder.attempt,
-    )
+    try:
+        placeholder.refresh_from_db()
+        turn = _Turn(
+            placeholder=placeholder,
+            conversation=Conversation.objects.select_related("program", "athlete").get(
+                pk=placeholder.conversation_id
+            ),
+            provider=provider or get_provider(),
+            attempt=placeholder.attempt,
+        )
+    except OperationalError:
+        _give_back(placeholder.pk, attempt)
+        raise
     try:
         _loop(turn)
     except OperationalError:
-        logger.warning("Database unreachable during reply %s; giving it back", placeholder.pk)
-        _give_back(turn)
+        _give_back(placeholder.pk, turn.attempt)
         raise
     except TurnTimeout:
         logger.warning("Reply %s ran out of its %s s", placeholder.pk, settings.AGENT_TURN_TIMEOUT)
@@ -167,15 +170,18 @@ def run_turn(
         audit.flag_turn(message=turn.placeholder)
 
 
-def _give_back(turn: _Turn) -> None:
-    """Best effort: RUNNING → PENDING for this run, so the retried task can claim it (when the
-    database is still out of reach, the sweep restarts the reply after its deadline)."""
+def _give_back(message_id: int, attempt: int | None) -> None:
+    """The database failed mid-turn. Best effort: RUNNING → PENDING for this run, so the retried
+    task can claim it (while the database is out of reach, the sweep restarts it after its
+    deadline)."""
+    logger.warning("Database unreachable during reply %s; giving it back", message_id)
+    running = Message.objects.filter(pk=message_id, status=Message.Status.RUNNING)
     try:
-        Message.objects.filter(
-            pk=turn.placeholder.pk, status=Message.Status.RUNNING, attempt=turn.attempt
-        ).update(status=Message.Status.PENDING, started_at=None)
+        (running if attempt is None else running.filter(attempt=attempt)).update(
+            status=Message.Status.PENDING, started_at=None
+        )
     except OperationalError:
-        logger.warning("Could not give reply %s back; the sweep will", turn.placeholder.pk)
+        logger.warning("Could not give reply %s back; the sweep will", message_id)
 
 
 def _before_model_call(turn: _Turn, call_number: int) -> None:
