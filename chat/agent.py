@@ -3,32 +3,38 @@
 ``run_turn(placeholder=...)`` fills the assistant placeholder that ``chat.services.message_send``
 (or a decision in ``chat.proposals``) created:
 
-1. **Claim.** Under ``select_for_update`` the placeholder moves PENDING → RUNNING. A placeholder that
-   is already RUNNING (and younger than the task's hard time limit), COMPLETE or FAILED is left
-   alone, so a redelivered task (``acks_late``) never makes a second reply.
+1. **Claim.** Under ``select_for_update`` the placeholder moves PENDING → RUNNING for the run the
+   task names (``Message.attempt``). A placeholder RUNNING, COMPLETE or FAILED, or whose current run
+   is another, is left alone, so a redelivered task (``acks_late``) never makes a second reply; a
+   reply whose run was lost is recovered by ``chat.recovery``, with a new run. Every save checks
+   under the row lock that this run is still the current one, so a late run's reply is dropped.
 2. **Loop.** At most ``settings.AGENT_MAX_MODEL_CALLS`` model calls. Read tools run at once (and are
    recorded in the audit log) and the loop continues; it stops at a text answer, at write
    proposals, or at the limit.
 3. **Write proposals** go to ``chat.proposals.propose``, which queues them in the open batch or
    refuses them all; each call is answered at once ("Awaiting the athlete's confirmation; not
    applied yet." or its error). Nothing is ever applied here.
-4. **Failures** (provider errors after its own retries, the soft time limit, anything unexpected)
-   turn the placeholder FAILED with a friendly message and a "Try again" reply. The athlete's
-   message is never touched.
+4. **Failures** (provider errors after its own retries, ``AGENT_TURN_TIMEOUT`` spent, anything
+   unexpected) turn the placeholder FAILED with a friendly message (the page offers Retry). The
+   athlete's message is never touched. A database that can't be reached (``OperationalError``)
+   gives the placeholder back (PENDING) and re-raises, so the task retries with back-off.
+5. **Connections.** The thread's database connection is closed before each model call (outside a
+   transaction; with a pool it goes back to the pool): a worker's connections don't grow with
+   ``AGENT_CONCURRENCY``, since a turn spends nearly all its time waiting for the model.
 
 The conversation sent to the provider is built by ``chat.prompt.build_turns``.
 """
 
 from __future__ import annotations
 
-import datetime
 import logging
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
-from django.db import transaction
+from django.db import OperationalError, connection, transaction
 from django.utils import timezone
 
 from coach import engine
@@ -51,22 +57,26 @@ TRY_AGAIN = refusals.TRY_AGAIN
 # --- claiming the placeholder --------------------------------------------------------------------
 
 
-def _stale_running_before() -> datetime.datetime:
-    limit = getattr(settings, "CELERY_TASK_TIME_LIMIT", 180) or 180
-    return timezone.now() - datetime.timedelta(seconds=limit)
+class TurnTimeout(Exception):
+    """The turn spent ``AGENT_TURN_TIMEOUT`` before its answer."""
 
 
-def claim(*, message_id: int) -> bool:
-    """Move the placeholder PENDING → RUNNING; False when another run owns or finished it."""
+def claim(*, message_id: int, attempt: int | None = None) -> bool:
+    """Move the placeholder PENDING → RUNNING for run ``attempt`` (the current run when None);
+    False when it isn't waiting for that run."""
     with transaction.atomic():
         message = Message.objects.select_for_update().filter(pk=message_id).first()
         if message is None or message.role != Message.Role.ASSISTANT:
             return False
-        if message.status == Message.Status.RUNNING:
-            if message.started_at and message.started_at > _stale_running_before():
-                return False
-            logger.warning("Reclaiming placeholder %s left running by a killed worker", message_id)
-        elif message.status != Message.Status.PENDING:
+        if message.status != Message.Status.PENDING:
+            return False
+        if attempt is not None and attempt != message.attempt:
+            logger.info(
+                "Task for run %s of reply %s: run %s is current",
+                attempt,
+                message_id,
+                message.attempt,
+            )
             return False
         message.status = Message.Status.RUNNING
         message.started_at = timezone.now()
@@ -109,6 +119,8 @@ class _Turn:
     placeholder: Message
     conversation: Conversation
     provider: Provider
+    attempt: int = 1
+    started: float = field(default_factory=time.monotonic)
     usage: _Usage = field(default_factory=_Usage)
     steps: list[dict[str, Any]] = field(default_factory=list)
 
@@ -117,20 +129,33 @@ class _Turn:
         return proposals.core.context_for(self.conversation, user=self.conversation.athlete)
 
 
-def run_turn(*, placeholder: Message, provider: Provider | None = None) -> None:
-    """Fill ``placeholder`` with the coach's reply (see the module docstring)."""
-    if not claim(message_id=placeholder.pk):
+def run_turn(
+    *, placeholder: Message, provider: Provider | None = None, attempt: int | None = None
+) -> None:
+    """Fill ``placeholder`` with the coach's reply for run ``attempt`` (see the module docstring)."""
+    if not claim(message_id=placeholder.pk, attempt=attempt):
         return
-    placeholder.refresh_from_db()
-    turn = _Turn(
-        placeholder=placeholder,
-        conversation=Conversation.objects.select_related("program", "athlete").get(
-            pk=placeholder.conversation_id
-        ),
-        provider=provider or get_provider(),
-    )
+    try:
+        placeholder.refresh_from_db()
+        turn = _Turn(
+            placeholder=placeholder,
+            conversation=Conversation.objects.select_related("program", "athlete").get(
+                pk=placeholder.conversation_id
+            ),
+            provider=provider or get_provider(),
+            attempt=placeholder.attempt,
+        )
+    except OperationalError:
+        _give_back(placeholder.pk, attempt)
+        raise
     try:
         _loop(turn)
+    except OperationalError:
+        _give_back(placeholder.pk, turn.attempt)
+        raise
+    except TurnTimeout:
+        logger.warning("Reply %s ran out of its %s s", placeholder.pk, settings.AGENT_TURN_TIMEOUT)
+        _finish_failed(turn, text=refusals.TIMED_OUT, code="timeout")
     except LLMError as exc:
         logger.warning("Provider error (%s) for message %s: %s", exc.kind, placeholder.pk, exc)
         text = refusals.FRIENDLY_LLM_ERRORS.get(exc.kind, refusals.BROKEN)
@@ -145,6 +170,29 @@ def run_turn(*, placeholder: Message, provider: Provider | None = None) -> None:
         audit.flag_turn(message=turn.placeholder)
 
 
+def _give_back(message_id: int, attempt: int | None) -> None:
+    """The database failed mid-turn. Best effort: RUNNING → PENDING for this run, so the retried
+    task can claim it (while the database is out of reach, the sweep restarts it after its
+    deadline)."""
+    logger.warning("Database unreachable during reply %s; giving it back", message_id)
+    running = Message.objects.filter(pk=message_id, status=Message.Status.RUNNING)
+    try:
+        (running if attempt is None else running.filter(attempt=attempt)).update(
+            status=Message.Status.PENDING, started_at=None
+        )
+    except OperationalError:
+        logger.warning("Could not give reply %s back; the sweep will", message_id)
+
+
+def _before_model_call(turn: _Turn, call_number: int) -> None:
+    """Between model calls: stop when the turn's time is spent; hold no database connection while
+    waiting for the model (it is opened again, or taken from the pool, when next needed)."""
+    if call_number and time.monotonic() - turn.started > float(settings.AGENT_TURN_TIMEOUT):
+        raise TurnTimeout
+    if not connection.in_atomic_block:
+        connection.close()
+
+
 def _loop(turn: _Turn) -> None:
     conversation = turn.conversation
     limit = max(1, int(settings.AGENT_MAX_MODEL_CALLS))
@@ -155,7 +203,8 @@ def _loop(turn: _Turn) -> None:
     )
     history = build_turns(conversation, before=turn.placeholder)
     tools = tool_definitions()
-    for _ in range(limit):
+    for call_number in range(limit):
+        _before_model_call(turn, call_number)
         response = turn.provider.complete(
             system=system, turns=history + step_turns(turn.steps), tools=tools
         )
@@ -233,9 +282,9 @@ def _run_reads(turn: _Turn, reads: list[ToolCall], response: LLMResponse) -> lis
 
 
 def _lock_placeholder(turn: _Turn) -> Message | None:
-    """The placeholder, locked, if this run still owns it (it is RUNNING)."""
+    """The placeholder, locked, if this run still owns it (RUNNING, and this run is current)."""
     message = Message.objects.select_for_update().get(pk=turn.placeholder.pk)
-    if message.status != Message.Status.RUNNING:
+    if message.status != Message.Status.RUNNING or message.attempt != turn.attempt:
         logger.warning(
             "Placeholder %s was finished by another run; dropping this reply", message.pk
         )
@@ -277,9 +326,8 @@ def _finish_message(
 
 
 def _finish_failed(turn: _Turn, *, text: str, code: str) -> None:
-    _finish_message(
-        turn, status=Message.Status.FAILED, content=text, replies=[TRY_AGAIN], code=code
-    )
+    # No "Try again" chip: the failed reply has its own Retry button, which re-runs this turn.
+    _finish_message(turn, status=Message.Status.FAILED, content=text, replies=[], code=code)
 
 
 def _finish_text(turn: _Turn, response: LLMResponse) -> None:

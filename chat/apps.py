@@ -7,6 +7,6 @@ class ChatConfig(AppConfig):
 
     def ready(self) -> None:
         # Register the Celery tasks in every process, the web server's too: the lifecycle queues
-        # the agent by task name (``chat.proposals.core.AGENT_TASK``), since the task module
+        # the agent by task name (``chat.recovery.AGENT_TASK``), since the task module
         # imports the agent, which calls the lifecycle.
         from . import tasks  # noqa: F401

@@ -22,6 +22,11 @@ BROKEN = (
     "Something went wrong while the coach was answering. Nothing was changed; please try again."
 )
 EMPTY = "The coach didn't answer this time. Nothing was changed; please try again."
+LOST = "The coach's answer got lost on the way. Nothing was changed; click Retry to ask again."
+OVERDUE = "The coach is taking too long to answer. Nothing was changed; click Retry to ask again."
+BROKER_DOWN = (
+    "The coach is unreachable right now; your message is saved and will be answered when it's back."
+)
 
 FRIENDLY_LLM_ERRORS = {
     "rate_limit": BUSY,

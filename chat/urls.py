@@ -9,6 +9,7 @@ urlpatterns = [
     path("program/", views.program_panel, name="program"),
     path("conversations/<int:conversation_id>/messages/", views.message_send, name="message_send"),
     path("messages/<int:message_id>/", views.message_poll, name="message_poll"),
+    path("messages/<int:message_id>/retry/", views.message_retry, name="message_retry"),
     path("batches/<int:batch_id>/apply/", views.batch_apply, name="batch_apply"),
     path("batches/<int:batch_id>/cancel/", views.batch_cancel, name="batch_cancel"),
     path("batches/<int:batch_id>/undo/", views.batch_undo, name="batch_undo"),

@@ -175,7 +175,7 @@ def programs_from_environment() -> list[Program]:
                 ready=lambda: embedded_redis.is_up(var_dir),
             )
         )
-    concurrency = os.environ.get("AGENT_CONCURRENCY", "16")
+    concurrency = os.environ.get("AGENT_CONCURRENCY", "64")
     programs.append(
         Program(
             name="Celery worker",
@@ -191,6 +191,9 @@ def programs_from_environment() -> list[Program]:
                 f"--concurrency={concurrency}",
                 "--without-gossip",
                 "--without-mingle",
+                # Celery beat in the worker (one worker here): the recovery sweep of replies that
+                # can't finish (chat.recovery) and the expiry of undecided proposals.
+                "--beat",
                 "--loglevel=INFO",
             ],
         )

@@ -126,13 +126,35 @@ class Message(models.Model):
         related_name="messages",
         help_text="The batch this message's proposals joined, or the batch an event reports on.",
     )
+    attempt = models.PositiveSmallIntegerField(
+        default=1,
+        help_text="For a reply: which run of the agent is current. A task names its run; only "
+        "the current one may claim and save the reply (chat.recovery re-queues with a new run).",
+    )
+    recoveries = models.PositiveSmallIntegerField(
+        default=0, help_text="For a reply: times the sweep re-queued it (once at most)."
+    )
+    queued_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="For a reply: when its current run was handed to the broker; empty while the "
+        "broker couldn't take it (the sweep sends it when the broker is back).",
+    )
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["created_at", "pk"]
-        indexes = [models.Index(fields=["conversation", "created_at"])]
+        indexes = [
+            models.Index(fields=["conversation", "created_at"]),
+            # The recovery sweep reads the replies still waiting; they are few.
+            models.Index(
+                fields=["status"],
+                condition=Q(status__in=["pending", "running"]),
+                name="message_waiting_idx",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.get_role_display()}: {self.content[:50]}"

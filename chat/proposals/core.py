@@ -8,20 +8,18 @@ import datetime
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from celery import current_app
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
 from django.utils import timezone
 
 from coach import engine
 from coach.toolcalls import ToolCall
 
-from .. import audit, notes
+from .. import audit, notes, recovery
 from ..access import may_act_as_athlete
 from ..models import BatchDecision, Conversation, Message, PendingToolBatch
 
-AGENT_TASK = "chat.tasks.run_agent"
+AGENT_TASK = recovery.AGENT_TASK
 Status = PendingToolBatch.BatchStatus
 Kind = BatchDecision.Kind
 Record = audit.ToolCallRecord.Status
@@ -150,16 +148,19 @@ def record_decision(
 
 
 def queue_reply(*, conversation: Conversation, reply_to: Message) -> Message:
-    """A "coach is thinking" placeholder answering ``reply_to``; the agent runs on commit."""
+    """A "coach is thinking" placeholder answering ``reply_to``; the agent is queued on commit.
+
+    A broker that is down doesn't lose anything: the messages are committed first, the placeholder
+    is left PENDING with ``queued_at`` empty (the page says the coach is unreachable) and
+    ``chat.recovery``'s sweep queues it when the broker is back (``recovery.send_run``)."""
     placeholder = Message.objects.create(
         conversation=conversation,
         role=Message.Role.ASSISTANT,
         status=Message.Status.PENDING,
         reply_to=reply_to,
+        queued_at=timezone.now(),
     )
-    message_id = placeholder.pk
-    # By name: the task module imports the agent, which calls this module.
-    transaction.on_commit(lambda: current_app.tasks[AGENT_TASK].delay(message_id))
+    recovery.queue_run(placeholder)
     return placeholder
 
 

@@ -6,6 +6,7 @@ from django import template
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
+from .. import recovery, refusals
 from ..cards import card_whatif
 
 register = template.Library()
@@ -51,3 +52,19 @@ def link_training(text: object) -> SafeString:
     return mark_safe(
         _TRAINING_PATH.sub(lambda m: f'<a href="{m.group(0)}">{m.group(0)}</a>', escaped)
     )
+
+
+@register.filter
+def reply_state(message: object) -> str:
+    """A waiting reply's state for the page: "thinking", "unqueued" or "overdue"
+    (``chat.recovery.waiting_state``)."""
+    return recovery.waiting_state(message)
+
+
+_NOTES = {"overdue": refusals.OVERDUE, "unqueued": refusals.BROKER_DOWN}
+
+
+@register.simple_tag
+def recovery_note(state: str) -> str:
+    """What the athlete reads about a reply that is overdue or waits for the broker."""
+    return _NOTES.get(state, "")

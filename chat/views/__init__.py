@@ -2,7 +2,7 @@
 (``batches``). Partials live in ``chat/page.html`` (django-template-partials)."""
 
 from .batches import batch_apply, batch_cancel, batch_undo, call_edit, call_remove
-from .pages import home, message_poll, message_send, program_panel
+from .pages import home, message_poll, message_retry, message_send, program_panel
 
 __all__ = [
     "batch_apply",
@@ -12,6 +12,7 @@ __all__ = [
     "call_remove",
     "home",
     "message_poll",
+    "message_retry",
     "message_send",
     "program_panel",
 ]

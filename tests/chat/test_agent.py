@@ -76,12 +76,47 @@ def test_a_placeholder_running_elsewhere_is_left_alone(conversation):
     assert Message.objects.get(pk=placeholder.pk).status == "running"
 
 
-def test_a_placeholder_left_running_past_the_hard_limit_is_reclaimed(conversation, settings):
+def test_a_placeholder_left_running_long_ago_is_left_for_the_sweep(conversation, settings):
+    # A redelivered task never takes over a running reply: chat.recovery restarts it with a new
+    # run, which only a task for that run can claim.
     _, placeholder = send(conversation)
-    long_ago = timezone.now() - datetime.timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + 5)
+    long_ago = timezone.now() - datetime.timedelta(seconds=settings.AGENT_TURN_DEADLINE + 5)
     Message.objects.filter(pk=placeholder.pk).update(status="running", started_at=long_ago)
-    run_turn(placeholder=placeholder, provider=ScriptedProvider().text("Back.\n---\nOK"))
-    assert Message.objects.get(pk=placeholder.pk).status == "complete"
+    provider = ScriptedProvider().text("Back.\n---\nOK")
+    run_turn(placeholder=placeholder, provider=provider)
+    assert provider.requests == []
+    assert Message.objects.get(pk=placeholder.pk).status == "running"
+
+
+def test_a_task_for_another_run_does_not_claim(conversation):
+    _, placeholder = send(conversation)
+    Message.objects.filter(pk=placeholder.pk).update(attempt=2)
+    assert claim(message_id=placeholder.pk, attempt=1) is False
+    assert claim(message_id=placeholder.pk, attempt=2) is True
+
+
+def test_a_late_run_cannot_save_once_a_new_run_replaced_it(conversation):
+    _, placeholder = send(conversation)
+
+    class Replaced(ScriptedProvider):
+        def complete(self, **kwargs):
+            # While this run waits for the model, the sweep gives the reply a new run.
+            Message.objects.filter(pk=placeholder.pk).update(attempt=2, status="pending")
+            return super().complete(**kwargs)
+
+    run_turn(placeholder=placeholder, provider=Replaced().text("Late.\n---\nOK"))
+    placeholder.refresh_from_db()
+    assert (placeholder.status, placeholder.content, placeholder.attempt) == ("pending", "", 2)
+
+
+def test_a_turn_that_spent_its_time_starts_no_more_model_calls(conversation, settings):
+    settings.AGENT_TURN_TIMEOUT = 0  # spent as soon as the first call is made
+    provider = ScriptedProvider()
+    for n in range(3):
+        provider.calls((f"r{n}", "get_week", {"weekNumber": 1}))
+    placeholder = reply(conversation, provider)
+    assert len(provider.requests) == 1
+    assert (placeholder.status, placeholder.error_code) == ("failed", "timeout")
 
 
 def test_claim_moves_pending_to_running_once(conversation):
@@ -132,10 +167,10 @@ def test_the_request_carries_the_system_prompt_the_tools_and_the_message(convers
     assert request.turns[-1].content == "hello coach"
 
 
-def test_an_empty_answer_fails_politely(conversation):
+def test_an_empty_answer_fails_politely_and_leaves_the_retry_to_its_button(conversation):
     placeholder = reply(conversation, ScriptedProvider().text(""))
     assert placeholder.status == "failed"
-    assert placeholder.suggested_replies == [TRY_AGAIN]
+    assert placeholder.suggested_replies == []
 
 
 # --- write proposals -------------------------------------------------------------------------------
@@ -369,7 +404,7 @@ def test_provider_errors_become_a_friendly_failed_reply(conversation, kind, expe
     assert placeholder.status == "failed"
     assert expected in placeholder.content
     assert placeholder.error_code == kind
-    assert placeholder.suggested_replies == [TRY_AGAIN]
+    assert placeholder.suggested_replies == []
     assert Message.objects.get(pk=user_message.pk).content == "hello"
 
 

@@ -43,7 +43,7 @@ def test_one_worker_process_runs_agent_concurrency_turns_on_threads():
         "CELERY_WORKER_POOL",
         "CELERY_WORKER_CONCURRENCY",
     )
-    assert default == {"CELERY_WORKER_POOL": "threads", "CELERY_WORKER_CONCURRENCY": 16}
+    assert default == {"CELERY_WORKER_POOL": "threads", "CELERY_WORKER_CONCURRENCY": 64}
     tuned = read_settings(
         {"DJANGO_SETTINGS_MODULE": "config.settings.base", "AGENT_CONCURRENCY": "40"},
         "CELERY_WORKER_CONCURRENCY",
@@ -102,3 +102,17 @@ def test_a_key_value_log_record_is_one_line_with_quoted_values():
     assert "level=ERROR logger=chat " in line
     assert 'message="turn failed"' in line
     assert "message_id=42" in line
+
+
+def test_a_lost_task_returns_after_the_visibility_timeout_longer_than_any_task_runs():
+    got = read_settings(
+        {"DJANGO_SETTINGS_MODULE": "config.settings.base"},
+        "CELERY_BROKER_TRANSPORT_OPTIONS",
+        "AGENT_TURN_DEADLINE",
+        "AGENT_TURN_TIMEOUT",
+        "CELERY_BEAT_SCHEDULE",
+    )
+    visibility = got["CELERY_BROKER_TRANSPORT_OPTIONS"]["visibility_timeout"]
+    assert got["AGENT_TURN_TIMEOUT"] < got["AGENT_TURN_DEADLINE"] < visibility
+    assert visibility > 660  # an import's hard time limit
+    assert got["CELERY_BEAT_SCHEDULE"]["recover-replies"]["task"] == "chat.tasks.recover_replies"

@@ -7,7 +7,10 @@ a slow fake model over HTTP (the test suite's ``FakeLLMServer`` with ``default_d
 Every athlete posts at the same moment (a barrier), then each posts its next message when its
 reply arrives. Latency of a reply: the athlete's message saved → the reply saved, both stamped by
 the database's clock. Prints median, p95 and max, and the replies received, lost (failed or
-missing at the end) and duplicated (more than one reply to one message), and the model calls.
+missing at the end) and duplicated (more than one reply to one message), the model calls, and the
+most database connections the worker process held at one moment during the burst (PostgreSQL:
+``pg_stat_activity`` rows whose client port is one of the worker's sockets; SQLite: its open
+handles on the database file).
 
 Without ``REDIS_URL`` it starts a private embedded Redis (not the one ``bin/run`` serves). Runs on
 the configured database (migrating it first) and deletes the athletes it created.
@@ -15,10 +18,12 @@ the configured database (migrating it first) and deletes the athletes it created
 
 from __future__ import annotations
 
+import os
 import statistics
 import threading
 import time
 import uuid
+from pathlib import Path
 from typing import Any
 
 from django.conf import settings
@@ -40,6 +45,44 @@ def percentile(values: list[float], pct: float) -> float:
     ordered = sorted(values)
     index = max(0, min(len(ordered) - 1, round(pct / 100 * len(ordered) + 0.5) - 1))
     return ordered[index]
+
+
+def _socket_ports(pid: int) -> set[int]:
+    """The local TCP ports of process ``pid``'s sockets (Linux /proc)."""
+    inodes = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        target = os.readlink(fd) if fd.is_symlink() else ""
+        if target.startswith("socket:["):
+            inodes.add(target[8:-1])
+    ports = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with open(table) as lines:
+            for line in list(lines)[1:]:
+                fields = line.split()
+                if fields[9] in inodes:
+                    ports.add(int(fields[1].rsplit(":", 1)[1], 16))
+    return ports
+
+
+def worker_connections(pid: int) -> int:
+    """Database connections process ``pid`` holds now."""
+    try:
+        if connection.vendor == "sqlite":
+            database = Path(connection.settings_dict["NAME"]).resolve()
+            fds = list(Path(f"/proc/{pid}/fd").iterdir())
+            return sum(1 for fd in fds if Path(os.path.realpath(fd)) == database)
+        ports = _socket_ports(pid)
+    except OSError:  # the process is gone, or a descriptor closed while we looked
+        return 0
+    if not ports:
+        return 0
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND client_port = ANY(%s)",
+            [sorted(ports)],
+        )
+        return cursor.fetchone()[0]
 
 
 class Command(BaseCommand):
@@ -76,12 +119,15 @@ class Command(BaseCommand):
                 worker_on_a_broker(
                     env={"LLM_PROVIDER": "openai", "LLM_BASE_URL": fake.base_url},
                     concurrency=concurrency,
-                ) as (_, log),
+                ) as (worker, log),
             ):
                 self._wait(message_send(conversation=conversations[0], text="Warm up")[1], 60)
                 warmup_calls = len(fake.requests)
                 started = time.monotonic()
-                results = self._burst(conversations, options["messages"], options["timeout"])
+                peak = {"connections": 0}
+                results = self._burst(
+                    conversations, options["messages"], options["timeout"], worker.pid, peak
+                )
                 elapsed = time.monotonic() - started
                 time.sleep(2)  # a late duplicate would show up now
                 calls = len(fake.requests) - warmup_calls
@@ -89,12 +135,18 @@ class Command(BaseCommand):
                     -5:
                 ]
             self._report(conversations, results, options, concurrency, elapsed, calls)
+            self.stdout.write(
+                f"  database connections held by the worker: at most {peak['connections']} "
+                f"at one moment ({concurrency} threads)"
+            )
             for line in worker_errors:
                 self.stdout.write(f"  worker: {line[:300]}")
         finally:
             users.filter(pk__in=[a.pk for a in athletes]).delete()
 
-    def _burst(self, conversations: list, messages: int, timeout: float) -> list[dict]:
+    def _burst(
+        self, conversations: list, messages: int, timeout: float, worker_pid: int, peak: dict
+    ) -> list[dict]:
         """Each athlete's thread posts (a web request: its connection is closed at once), then
         waits for one monitor that polls every open placeholder in one query, so the benchmark
         itself holds two database connections, not one an athlete."""
@@ -144,6 +196,7 @@ class Command(BaseCommand):
                                 row["started_at"] - user.created_at
                             ).total_seconds()
                         arrived.set()
+                    peak["connections"] = max(peak["connections"], worker_connections(worker_pid))
                     time.sleep(0.05)
             finally:
                 connection.close()

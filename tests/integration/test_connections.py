@@ -1,0 +1,53 @@
+"""A worker's database connections don't grow with its threads: while many turns wait for a slow
+model, the worker process holds (almost) none, since the agent closes its connection before each
+model call. PostgreSQL: counted in ``pg_stat_activity``; SQLite: open handles on the file."""
+
+import time
+
+import pytest
+
+from chat.management.commands.bench_concurrency import worker_connections
+from chat.models import Message
+from chat.services import conversation_for_athlete, message_send
+from programs.demo_builders import build_program_bulk
+from tests.factories import UserFactory
+
+pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
+
+TURNS = 8
+MODEL_SECONDS = 3.0
+
+
+@pytest.fixture
+def worker_concurrency() -> int:
+    return TURNS
+
+
+@pytest.fixture
+def slow_model(fake_openai_server, worker_env):
+    fake_openai_server.default_delay = MODEL_SECONDS
+    worker_env.update(
+        LLM_PROVIDER="openai", LLM_BASE_URL=fake_openai_server.base_url, LLM_MODEL="fake"
+    )
+    return fake_openai_server
+
+
+def test_turns_waiting_for_the_model_hold_no_database_connection(slow_model, celery_worker_process):
+    worker, log = celery_worker_process
+    placeholders = []
+    for index in range(TURNS):
+        athlete = UserFactory()
+        build_program_bulk(athlete=athlete, weeks=1, sessions=2, exercises=2)
+        conversation = conversation_for_athlete(athlete=athlete)
+        placeholders.append(message_send(conversation=conversation, text=f"Hi {index}")[1])
+
+    deadline = time.monotonic() + 60
+    while len(slow_model.requests) < TURNS and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(slow_model.requests) == TURNS, log.read_text()[-3000:]
+    # Every turn is now waiting for the model.
+    time.sleep(0.3)
+    held = max(worker_connections(worker.pid) for _ in range(10))
+    running = Message.objects.filter(pk__in=[p.pk for p in placeholders], status="running")
+    assert running.count() == TURNS
+    assert held <= 1, f"{held} connections held by {TURNS} turns waiting for the model"
