@@ -14,7 +14,7 @@ import subprocess
 import time
 
 import pytest
-from coach.workers import start_worker
+from config.workers import start_worker
 from django.test import Client
 from django.urls import reverse
 from django.utils.html import escape
