@@ -14,7 +14,6 @@ import subprocess
 import time
 
 import pytest
-from config.workers import start_worker
 from django.test import Client
 from django.urls import reverse
 from django.utils.html import escape
@@ -24,6 +23,7 @@ from chat.models import Message
 from chat.services import conversation_for_athlete, message_send
 from config import embedded_redis
 from config.celery import app
+from config.workers import start_worker
 from tests.factories import build_program
 from tests.integration.conftest import _reset_connections
 
