@@ -4,6 +4,8 @@ import re
 
 from django import template
 
+from coach.tools.library import page_links as _page_links
+
 register = template.Library()
 
 _CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
@@ -28,3 +30,10 @@ def show_value(value: object) -> str:
     if isinstance(value, list):
         return ", ".join(str(v) for v in value) or "—"
     return str(value)
+
+
+@register.filter
+def page_links(steps: object) -> list[dict[str, str]]:
+    """The links a reply's ``navigate_to_page`` calls opened: ``[{"label", "url"}]`` built from
+    the stored, validated call (``coach.tools.library.page_links``), never from the model's text."""
+    return _page_links(steps)

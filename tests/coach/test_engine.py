@@ -39,15 +39,17 @@ WRITE_TOOLS = {
     "modify_week",
     "add_week",
     "remove_week",
+    "add_workout_to_calendar",
+    "save_workout_to_library",
 }
-READ_TOOLS = {"get_week"}
+READ_TOOLS = {"get_week", "search_workout_library", "navigate_to_page"}
 ALL_TOOLS = WRITE_TOOLS | READ_TOOLS
 
 
 # --- registry -----------------------------------------------------------------------------------
 
 
-def test_registry_holds_the_eleven_write_tools_needing_confirmation_and_one_read_tool():
+def test_registry_holds_the_write_tools_needing_confirmation_and_the_read_tools():
     assert set(REGISTRY) == ALL_TOOLS
     for spec in REGISTRY.values():
         assert spec.kind == ("write" if spec.name in WRITE_TOOLS else "read")
@@ -89,7 +91,7 @@ def test_tool_definitions_are_self_contained_strict_json_schemas():
         "threshold",
         "vo2max",
     ]
-    assert [d["name"] for d in tool_definitions(kind="read")] == ["get_week"]
+    assert {d["name"] for d in tool_definitions(kind="read")} == READ_TOOLS
 
 
 # --- the two shapes and malformed calls --------------------------------------------------------

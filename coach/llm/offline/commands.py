@@ -26,6 +26,7 @@ from .grammar import (
     parse_position,
     with_replies,
 )
+from .library_commands import LIBRARY_HELP, parse_library_command
 
 
 def parse_command(command: str) -> Parsed | None:
@@ -275,7 +276,7 @@ def parse_command(command: str) -> Parsed | None:
         return Parsed("remove_week", {"weekNumber": int(m.group(1))}, f"remove week {m.group(1)}")
     if m := re.fullmatch(rf"(?:show|view|read)\s+week\s+{NUM}", text, flags):
         return Parsed("get_week", {"weekNumber": int(m.group(1))}, f"show week {m.group(1)}")
-    return None
+    return parse_library_command(command.strip())
 
 
 def _iso_date(raw: str) -> str:
@@ -294,7 +295,7 @@ def help_text(*, opening: str = "") -> str:
         "I'm the offline coach: no AI model is configured, so I understand these commands "
         "(numbers are week.session.exercise, e.g. 1.2.3 is week 1, session 2, exercise 3):"
     )
-    for label, example in HELP_COMMANDS:
+    for label, example in HELP_COMMANDS + LIBRARY_HELP:
         lines.append(f"- {label + ': ' if label else ''}{example}")
     lines.append(
         'Join several with ";" or "and". Every change waits for you to press Apply Changes.'

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-READ_TOOLS = frozenset({"get_week"})
+READ_TOOLS = frozenset({"get_week", "search_workout_library", "navigate_to_page"})
 CARDIO_TYPES = ("zone2", "intervals", "sweetspot", "threshold", "vo2max")
 CARDIO_ALIASES = {
     "zone 2": "zone2",
