@@ -94,10 +94,11 @@ def navigate_to_page(*, ctx: ToolContext, args: NavigateToPageArgs) -> Outcome:
         workout = _workout(ctx, args.workout_id)
         url = page_url("workout", workout.pk)
         return Outcome(
-            summary=f"Link to the workout {quote(workout.title)} shown under your reply: {url}"
+            summary=f"The workout {quote(workout.title)}: {url} (a link to it is shown under "
+            "the reply)."
         )
     url = page_url(args.page)
-    return Outcome(summary=f"Link to the {args.page} page shown under your reply: {url}")
+    return Outcome(summary=f"The {args.page} page: {url} (a link to it is shown under the reply).")
 
 
 def page_links(steps: Any) -> list[dict[str, str]]:

@@ -368,7 +368,7 @@ def test_a_bad_workout_is_refused_with_its_bounds_and_nothing_is_saved(program, 
 def test_navigation_answers_with_the_pages_url(program, page, url):
     result = read(program, "navigate_to_page", page=page)
     assert result.success
-    assert result.summary == f"Link to the {page} page shown under your reply: {url}"
+    assert result.summary == f"The {page} page: {url} (a link to it is shown under the reply)."
 
 
 def test_an_unknown_page_lists_the_valid_ones(program):
@@ -382,7 +382,11 @@ def test_an_unknown_page_lists_the_valid_ones(program):
 
 def test_the_workout_page_needs_a_visible_workout(program, legs):
     own = read(program, "navigate_to_page", page="workout", workout_id=legs.pk)
-    assert own.success and own.summary.endswith(f"/library/{legs.pk}/")
+    assert own.success
+    assert own.summary == (
+        f'The workout "Leg Day Destroyer": /library/{legs.pk}/ (a link to it is shown under the '
+        "reply)."
+    )
     missing = read(program, "navigate_to_page", page="workout")
     assert missing.errors[0].code == "VALIDATION_ERROR"
     assert missing.errors[0].field == "workout_id"
