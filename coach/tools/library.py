@@ -147,8 +147,9 @@ def add_workout_to_calendar(*, ctx: ToolContext, args: AddWorkoutToCalendarArgs)
     details = [
         detail(
             type="add",
-            target=f"Week {p.week_position}, Session {p.position}: {p.date.isoformat()}",
-            after=p.describe(),
+            target=f"{p.date:%A} {p.date.isoformat()}",
+            after=f"{quote(p.name)} as week {p.week_position}, session {p.position}"
+            + (f" (same day as {', '.join(quote(n) for n in p.same_day)})" if p.same_day else ""),
         )
         for p in plan.sessions
     ]

@@ -64,10 +64,10 @@ def test_a_schedule_waits_for_apply_then_is_a_revision_and_the_feed_follows_appl
     say(conversation, f"schedule workout {legs.pk} on 2026-11-04 weekly 4")
     batch = open_batch(conversation)
     assert [d["target"] for d in batch.preview["details"]] == [
-        "Week 1, Session 3: 2026-11-04",
-        "Week 2, Session 3: 2026-11-11",
-        "Week 3, Session 3: 2026-11-18",
-        "Week 4, Session 3: 2026-11-25",
+        "Wednesday 2026-11-04",
+        "Wednesday 2026-11-11",
+        "Wednesday 2026-11-18",
+        "Wednesday 2026-11-25",
     ]
     assert not Session.objects.filter(name="Leg Day Destroyer").exists()
     revisions = ProgramRevision.objects.filter(program=conversation.program).count()

@@ -150,14 +150,14 @@ def test_a_weekly_schedule_previews_every_session_then_creates_them_in_their_wee
     assert dry.success
     assert [d["type"] for d in dry.preview["details"]] == ["add"] * 4
     assert [d["target"] for d in dry.preview["details"]] == [
-        "Week 1, Session 3: 2026-11-04",
-        "Week 2, Session 3: 2026-11-11",
-        "Week 3, Session 3: 2026-11-18",
-        "Week 4, Session 3: 2026-11-25",
+        "Wednesday 2026-11-04",
+        "Wednesday 2026-11-11",
+        "Wednesday 2026-11-18",
+        "Wednesday 2026-11-25",
     ]
-    assert dry.preview["details"][0]["after"] == (
-        'Week 1, session 3 on Wednesday 2026-11-04: "Leg Day Destroyer"'
-    )
+    assert [d["after"] for d in dry.preview["details"]] == [
+        f'"Leg Day Destroyer" as week {n}, session 3' for n in (1, 2, 3, 4)
+    ]
     assert sessions_named(program, "Leg Day Destroyer") == []  # a preview writes nothing
 
     done = apply(program, schedule)
@@ -183,7 +183,11 @@ def test_a_weekly_schedule_previews_every_session_then_creates_them_in_their_wee
 
 def test_a_session_goes_between_the_ones_dated_before_and_after_it(program, legs):
     # Week 1 has sessions on Monday 2 and Tuesday 3 November; Monday's copy goes after the first.
-    result = apply(program, call("add_workout_to_calendar", workout_id=legs.pk, date="2026-11-02"))
+    schedule = call("add_workout_to_calendar", workout_id=legs.pk, date="2026-11-02")
+    assert preview(program, schedule).preview["details"][0]["after"] == (
+        '"Leg Day Destroyer" as week 1, session 2 (same day as "Session 1")'
+    )
+    result = apply(program, schedule)
     assert result.success
     names = list(
         Session.objects.filter(week__program=program, week__position=1)
