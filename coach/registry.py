@@ -15,7 +15,7 @@ from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
 
-from .tools import exercises, reads, schedule, sessions, training_reads, weeks
+from .tools import exercises, library, reads, schedule, sessions, training_reads, weeks
 from .tools.base import ToolSpec
 
 __all__ = [
@@ -44,7 +44,7 @@ def _checked(spec: ToolSpec) -> ToolSpec:
 
 REGISTRY: dict[str, ToolSpec] = {
     spec.name: _checked(spec)
-    for family in (exercises, sessions, weeks, reads, schedule, training_reads)
+    for family in (exercises, sessions, weeks, reads, schedule, training_reads, library)
     for spec in family.SPECS
 }
 

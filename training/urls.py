@@ -1,10 +1,11 @@
 from django.urls import path
 
-from . import views
+from . import calendar_views, views
 
 app_name = "training"
 
 urlpatterns = [
+    path("calendar/", calendar_views.calendar_page, name="calendar"),
     path("fitness/", views.fitness_page, name="fitness"),
     path("activities/", views.activity_list, name="activities"),
     path("activities/<int:activity_id>/", views.activity_detail, name="activity"),

@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from coach import engine
 from coach.registry import get_tool
+from library.feed import sync_feed_events_for
 from programs.history import program_change
 from programs.services import program_lock
 
@@ -107,6 +108,7 @@ def _apply_locked(batch: PendingToolBatch, *, user: Any, kind: str, note: str = 
         # A revision settles the version at one step past the one before it.
         batch.program_version = revision.program_version if revision else result.program_version
         batch.save()
+        transaction.on_commit(lambda: sync_feed_events_for(athlete=ctx.athlete), robust=True)
         record, event, followup = record_decision(
             batch, kind=kind, actor=user, note=note, revision_id=revision.pk if revision else None
         )

@@ -14,6 +14,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
+from library.feed import sync_feed_events_for
 from programs.history import HistoryError, revision_undo
 from programs.models import ProgramRevision
 from programs.services import program_lock
@@ -59,6 +60,9 @@ def undo(*, batch_id: int, user: Any) -> Decision:
             return Decision(batch=batch, outcome="undo_refused", message=str(exc))
         batch.status = Status.UNDONE
         batch.save(update_fields=["status", "updated_at"])
+        transaction.on_commit(
+            lambda: sync_feed_events_for(athlete=conversation.athlete), robust=True
+        )
         record, event, followup = record_decision(
             batch, kind=Kind.UNDONE, actor=user, edits=[], revision_id=undone.pk
         )

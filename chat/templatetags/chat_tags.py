@@ -6,6 +6,8 @@ from django import template
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
+from coach.tools.library import page_links as _page_links
+
 from .. import recovery, refusals
 from ..cards import card_whatif
 
@@ -68,3 +70,10 @@ _NOTES = {"overdue": refusals.OVERDUE, "unqueued": refusals.BROKER_DOWN}
 def recovery_note(state: str) -> str:
     """What the athlete reads about a reply that is overdue or waits for the broker."""
     return _NOTES.get(state, "")
+
+
+@register.filter
+def page_links(steps: object) -> list[dict[str, str]]:
+    """The links a reply's ``navigate_to_page`` calls opened: ``[{"label", "url"}]`` built from
+    the stored, validated call (``coach.tools.library.page_links``), never from the model's text."""
+    return _page_links(steps)

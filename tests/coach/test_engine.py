@@ -46,6 +46,9 @@ WRITE_TOOLS = {
     "mark_workout_complete",
     "skip_workout",
     "log_sets",
+    # the library tools (coach/tools/library.py)
+    "add_workout_to_calendar",
+    "save_workout_to_library",
 }
 READ_TOOLS = {
     "get_week",
@@ -57,6 +60,9 @@ READ_TOOLS = {
     "get_sleep_data",
     "get_fitness_scores",
     "compare_activities",
+    # the library reads (coach/tools/library.py)
+    "search_workout_library",
+    "navigate_to_page",
 }
 ALL_TOOLS = WRITE_TOOLS | READ_TOOLS
 
@@ -64,7 +70,7 @@ ALL_TOOLS = WRITE_TOOLS | READ_TOOLS
 # --- registry -----------------------------------------------------------------------------------
 
 
-def test_registry_holds_the_eleven_write_tools_needing_confirmation_and_one_read_tool():
+def test_registry_holds_the_write_tools_needing_confirmation_and_the_read_tools():
     assert set(REGISTRY) == ALL_TOOLS
     for spec in REGISTRY.values():
         assert spec.kind == ("write" if spec.name in WRITE_TOOLS else "read")

@@ -94,6 +94,27 @@ EXAMPLES = {
     ),
     "remove_week": ("remove week 2", {"weekNumber": 2}),
     "get_week": ("show week 2", {"weekNumber": 2}),
+    # The library tools (seed 003, snake_case as the seed names them).
+    "search_workout_library": ("find workouts legs", {"query": "legs"}),
+    "add_workout_to_calendar": (
+        "schedule workout 12 on 2026-12-01 weekly 4",
+        {"workout_id": 12, "date": "2026-12-01", "recurrence": "weekly", "count": 4},
+    ),
+    "save_workout_to_library": (
+        "save workout Leg Burner strength 45 min hard: Back Squat 5x5 @ 80% 1RM, Lunge 3x10",
+        {
+            "title": "Leg Burner",
+            "sport": "strength",
+            "duration": 45,
+            "intensity": "hard",
+            "description": "Saved by the offline coach.",
+            "exercises": [
+                {"name": "Back Squat", "sets": 5, "reps": "5", "load": "80% 1RM"},
+                {"name": "Lunge", "sets": 3, "reps": "10", "load": "bodyweight"},
+            ],
+        },
+    ),
+    "navigate_to_page": ("go to calendar", {"page": "calendar"}),
 }
 
 
@@ -109,7 +130,7 @@ def documented_examples() -> list[str]:
 
 
 def test_the_examples_cover_the_eleven_write_tools_and_the_read_tool_of_the_registry():
-    # the training and schedule tools have theirs in test_offline_training.py
+    # the training, schedule and library tools have theirs in their own test files
     assert set(EXAMPLES) == {n for n, spec in REGISTRY.items() if spec.category == "program"}
     assert len(EXAMPLES) == 12
 

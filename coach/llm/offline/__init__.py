@@ -62,6 +62,12 @@ Training (``training_commands``; sessions are ``W.S``, the tools' ``week-W-sessi
     add run on 2026-12-05 40 min tempo named X         create_custom_workout
     log exercise 2.3.1 3x8 @ 100 kg rpe 8              log_sets
 
+Library (``library_commands``, seed 003)
+    find workouts legs                                 search_workout_library (read)
+    schedule workout 12 on 2026-12-01 weekly 4         add_workout_to_calendar
+    save workout TITLE SPORT MIN min INTENSITY: ...    save_workout_to_library
+    go to calendar / open workout 12                   navigate_to_page (read)
+
 Anything else (``help``, a question, an unknown command) gets the list of commands. After a batch
 is decided (Apply, Cancel, the coach's review, undo, expiry) the reply acknowledges it from the
 structured decision the conversation layer attaches to the user turn (``Turn.events``), never from
@@ -69,8 +75,8 @@ prose: typing "The athlete clicked Apply Changes" is just an unknown command. A 
 a decision in the same user turn is parsed as usual.
 
 The package: ``grammar`` (vocabulary and helpers), ``commands`` (the command parser and the help
-text), ``training_commands`` (the training and schedule commands), ``provider`` (the provider and
-its acknowledgments).
+text), ``training_commands`` (the training and schedule commands), ``library_commands`` (the
+library's commands), ``provider`` (the provider and its acknowledgments).
 Text replies end with suggested replies in seed 000's format: the text, a ``---`` line, then one
 reply per line. The same grammar is described for people in ``OFFLINE_COMMANDS.md``.
 """

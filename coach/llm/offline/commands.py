@@ -26,6 +26,7 @@ from .grammar import (
     parse_position,
     with_replies,
 )
+from .library_commands import LIBRARY_HELP, parse_library_command
 from .training_commands import HELP as TRAINING_HELP
 from .training_commands import parse_training_command
 
@@ -279,7 +280,7 @@ def parse_command(command: str) -> Parsed | None:
         return Parsed("remove_week", {"weekNumber": int(m.group(1))}, f"remove week {m.group(1)}")
     if m := re.fullmatch(rf"(?:show|view|read)\s+week\s+{NUM}", text, flags):
         return Parsed("get_week", {"weekNumber": int(m.group(1))}, f"show week {m.group(1)}")
-    return None
+    return parse_library_command(command.strip())
 
 
 def _iso_date(raw: str) -> str:
@@ -298,7 +299,7 @@ def help_text(*, opening: str = "") -> str:
         "I'm the offline coach: no AI model is configured, so I understand these commands "
         "(numbers are week.session.exercise, e.g. 1.2.3 is week 1, session 2, exercise 3):"
     )
-    for label, example in HELP_COMMANDS:
+    for label, example in HELP_COMMANDS + LIBRARY_HELP:
         lines.append(f"- {label + ': ' if label else ''}{example}")
     lines.append("Training (sessions are week.session, e.g. 2.3):")
     for label, example in TRAINING_HELP:

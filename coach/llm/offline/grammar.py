@@ -17,6 +17,8 @@ READ_TOOLS = frozenset(
         "get_sleep_data",
         "get_fitness_scores",
         "compare_activities",
+        "search_workout_library",
+        "navigate_to_page",
     }
 )
 CARDIO_TYPES = ("zone2", "intervals", "sweetspot", "threshold", "vo2max")

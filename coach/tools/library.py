@@ -1,0 +1,251 @@
+"""Library tools (seed 003): search the workout library, schedule a workout on the calendar, save
+a workout the model composed, and send the athlete to a page.
+
+* ``search_workout_library`` and ``navigate_to_page`` are reads: they answer at once and never
+  join a batch. Search results are ``N. "Title" (ID: …)`` lines; titles are quoted, bounded data.
+* ``add_workout_to_calendar`` copies a library workout into the program on one date or a daily or
+  weekly recurrence (at most 52 dates, each in the week that contains it) through
+  ``library.scheduling.schedule_workout_sessions``, so ``programs.services`` bumps the version
+  and the apply records one program revision. The preview lists every session it creates.
+* ``save_workout_to_library`` is seed 003's ``generate_ai_workout`` done the seed-002 way: tools
+  never call a model; the model composes the workout and proposes saving it.
+
+Workouts are looked up as the athlete sees them (``library.access``): their own and their
+coaches' shared ones. Anyone else's workout is NOT_FOUND, never PERMISSION_DENIED.
+
+``page_links(steps)`` turns the successful ``navigate_to_page`` calls stored on a reply into
+``{"label", "url"}`` pairs: the chat renders those as links, never text from the model.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.urls import reverse
+from pydantic import ValidationError
+
+from library import services as library_services
+from library.access import WorkoutNotFound, get_workout_for
+from library.models import LibraryWorkout
+from library.scheduling import plan_workout_sessions, schedule_workout_sessions
+from library.search import render_search_results, search_workouts
+
+from .base import Outcome, ToolContext, ToolSpec, ToolStateError, detail, no_target, quote
+from .library_args import (
+    AddWorkoutToCalendarArgs,
+    NavigateToPageArgs,
+    SaveWorkoutToLibraryArgs,
+    SearchWorkoutLibraryArgs,
+)
+
+PAGE_URLS = {
+    "home": "chat:home",
+    "library": "library:index",
+    "calendar": "training:calendar",
+    "workout": "library:detail",
+    "fitness": "training:fitness",
+    "settings": "training:settings",
+}
+PAGE_LABELS = {
+    "home": "Open the chat",
+    "library": "Open the workout library",
+    "calendar": "Open the calendar",
+    "workout": "Open the workout",
+    "fitness": "Open the fitness chart",
+    "settings": "Open the settings",
+}
+
+
+def _workout(ctx: ToolContext, workout_id: int) -> LibraryWorkout:
+    try:
+        return get_workout_for(user=ctx.athlete, workout_id=workout_id)
+    except WorkoutNotFound as exc:
+        raise ToolStateError("NOT_FOUND", str(exc), "workout_id") from None
+
+
+# --- reads --------------------------------------------------------------------------------------
+
+
+def search_workout_library(*, ctx: ToolContext, args: SearchWorkoutLibraryArgs) -> Outcome:
+    """The best matches among the workouts the athlete may see, best first."""
+    try:
+        hits = search_workouts(user=ctx.athlete, query=args.query, limit=args.limit)
+    except ValueError as exc:
+        raise ToolStateError("VALIDATION_ERROR", str(exc), "query") from None
+    return Outcome(summary=render_search_results(hits, query=args.query))
+
+
+def page_url(page: str, workout_id: int | None = None) -> str:
+    if page == "workout":
+        return reverse(PAGE_URLS[page], args=[workout_id])
+    return reverse(PAGE_URLS[page])
+
+
+def navigate_to_page(*, ctx: ToolContext, args: NavigateToPageArgs) -> Outcome:
+    """A link the athlete can click (shown under the reply); the URL is in the result."""
+    if args.page == "workout":
+        if args.workout_id is None:
+            raise ToolStateError(
+                "VALIDATION_ERROR",
+                "workout_id is required for page 'workout'; search the library for the IDs.",
+                "workout_id",
+            )
+        workout = _workout(ctx, args.workout_id)
+        url = page_url("workout", workout.pk)
+        return Outcome(
+            summary=f"The workout {quote(workout.title)}: {url} (a link to it is shown under "
+            "the reply)."
+        )
+    url = page_url(args.page)
+    return Outcome(summary=f"The {args.page} page: {url} (a link to it is shown under the reply).")
+
+
+def page_links(steps: Any) -> list[dict[str, str]]:
+    """``[{"label", "url"}]`` for each ``navigate_to_page`` call in a reply's stored steps whose
+    result was not an error; arguments are validated again and URLs come from ``reverse``."""
+    links: list[dict[str, str]] = []
+    for step in steps if isinstance(steps, list) else []:
+        if not isinstance(step, dict):
+            continue
+        failed = {
+            r.get("tool_call_id")
+            for r in step.get("results") or []
+            if isinstance(r, dict) and r.get("is_error")
+        }
+        for call in step.get("tool_calls") or []:
+            if not isinstance(call, dict) or call.get("name") != "navigate_to_page":
+                continue
+            if call.get("id") in failed:
+                continue
+            try:
+                args = NavigateToPageArgs.model_validate(call.get("arguments") or {})
+            except ValidationError:
+                continue
+            if args.page == "workout" and args.workout_id is None:
+                continue
+            link = {"label": PAGE_LABELS[args.page], "url": page_url(args.page, args.workout_id)}
+            if link not in links:
+                links.append(link)
+    return links
+
+
+# --- writes -------------------------------------------------------------------------------------
+
+
+def add_workout_to_calendar(*, ctx: ToolContext, args: AddWorkoutToCalendarArgs) -> Outcome:
+    """One new session per date, copied from the workout; every one is on the preview."""
+    if ctx.program is None:
+        raise ToolStateError("NOT_FOUND", "The athlete has no program yet to schedule into.")
+    workout = _workout(ctx, args.workout_id)
+    dates = args.dates()
+    try:
+        plan = plan_workout_sessions(program=ctx.program, workout=workout, dates=dates)
+        schedule_workout_sessions(program=ctx.program, workout=workout, dates=dates)
+    except ValueError as exc:
+        raise ToolStateError("VALIDATION_ERROR", str(exc), "date") from None
+    details = [
+        detail(
+            type="add",
+            target=f"{p.date:%A} {p.date.isoformat()}",
+            after=f"{quote(p.name)} as week {p.week_position}, session {p.position}"
+            + (f" (same day as {', '.join(quote(n) for n in p.same_day)})" if p.same_day else ""),
+        )
+        for p in plan.sessions
+    ]
+    when = ", ".join(p.date.isoformat() for p in plan.sessions)
+    how = f" ({args.recurrence})" if args.recurrence else ""
+    count = len(plan.sessions)
+    noun = "session" if count == 1 else "sessions"
+    return Outcome(
+        summary=f"Scheduled {quote(workout.title)} (ID: {workout.pk}) as {count} {noun}{how}: "
+        f"{when}.",
+        details=details,
+    )
+
+
+def save_workout_to_library(*, ctx: ToolContext, args: SaveWorkoutToLibraryArgs) -> Outcome:
+    """A new private workout in the athlete's library, validated by ``library.services``."""
+    try:
+        workout = library_services.save_workout_to_library(
+            owner=ctx.athlete,
+            title=args.title,
+            sport=args.sport,
+            duration_minutes=args.duration,
+            intensity=args.intensity,
+            description=args.description,
+            template=args.template(),
+        )
+    except ValueError as exc:
+        raise ToolStateError("VALIDATION_ERROR", str(exc)) from None
+    parts = [f"{args.sport}, {args.duration} min, {args.intensity}"]
+    if args.exercises:
+        parts.append(", ".join(f"{e.name} {e.sets}×{e.reps} @ {e.load}" for e in args.exercises))
+    if args.cardio:
+        parts.append(f"cardio {args.cardio.type} {args.cardio.duration} min")
+    return Outcome(
+        summary=f"Saved {quote(workout.title)} to the library (ID: {workout.pk}).",
+        details=[
+            detail(
+                type="add",
+                target=f"Workout library: {json.dumps(workout.title, ensure_ascii=False)}",
+                after="; ".join(parts),
+            )
+        ],
+    )
+
+
+SPECS = [
+    ToolSpec(
+        name="search_workout_library",
+        description="Search the athlete's workout library. Returns titles with IDs to schedule.",
+        args_model=SearchWorkoutLibraryArgs,
+        kind="read",
+        requires_confirmation=False,
+        sensitivity="low",
+        category="library",
+        display_name="Search the library",
+        execute=search_workout_library,
+        target=no_target,
+    ),
+    ToolSpec(
+        name="add_workout_to_calendar",
+        description=(
+            "Schedule a library workout as new sessions: on date, or daily/weekly until a date "
+            "or count times (at most 52)."
+        ),
+        args_model=AddWorkoutToCalendarArgs,
+        kind="write",
+        requires_confirmation=True,
+        sensitivity="medium",
+        category="library",
+        display_name="Schedule a library workout",
+        safety_rules=("Dates must lie inside the program's weeks.",),
+        execute=add_workout_to_calendar,
+        target=no_target,
+    ),
+    ToolSpec(
+        name="save_workout_to_library",
+        description="Save a workout you composed to the athlete's library.",
+        args_model=SaveWorkoutToLibraryArgs,
+        kind="write",
+        requires_confirmation=True,
+        sensitivity="low",
+        category="library",
+        display_name="Save a workout to the library",
+        execute=save_workout_to_library,
+        target=no_target,
+    ),
+    ToolSpec(
+        name="navigate_to_page",
+        description="Show the athlete a link that opens a page of the app.",
+        args_model=NavigateToPageArgs,
+        kind="read",
+        requires_confirmation=False,
+        sensitivity="low",
+        category="library",
+        display_name="Link to a page",
+        execute=navigate_to_page,
+        target=no_target,
+    ),
+]

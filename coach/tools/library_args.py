@@ -1,0 +1,113 @@
+"""The argument models of the library tools (seed 003), in the seed's snake_case.
+
+Strict like ``coach.schemas``: wrong types and unknown fields are a VALIDATION_ERROR. The bounds
+come from the library app (at most 10 search results, at most 52 sessions per schedule, a workout
+of 5 to 600 minutes), so a tool and a page can't disagree. Descriptions are short: they are sent
+with every model call.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, PlainValidator, WithJsonSchema, model_validator
+from pydantic_core import PydanticCustomError
+
+from library.access import parse_workout_id
+from library.models import Intensity, Sport
+from library.recurrence import MAX_OCCURRENCES, expand_dates
+from library.schemas import MAX_EXERCISES
+from library.search import MAX_LIMIT, MAX_QUERY_CHARS
+
+from ..schemas import Name, RestSeconds, StrictModel, Text
+
+PAGES = ("home", "library", "calendar", "workout", "fitness", "settings")
+CARDIO_TYPES = ("zone2", "intervals", "sweetspot", "threshold", "vo2max")
+
+
+def _workout_id(value: Any) -> int:
+    pk = parse_workout_id(value)
+    if pk is None:
+        raise PydanticCustomError(
+            "workout_id",
+            "must be a workout ID from the search results, e.g. 12 (got {got})",
+            {"got": repr(value)[:40]},
+        )
+    return pk
+
+
+WorkoutId = Annotated[
+    int,
+    PlainValidator(_workout_id),
+    WithJsonSchema({"type": ["integer", "string"]}),
+]
+
+
+class SearchWorkoutLibraryArgs(StrictModel):
+    query: Text = Field(
+        strict=True, min_length=1, max_length=MAX_QUERY_CHARS, description='e.g. "quick legs"'
+    )
+    limit: int = Field(default=5, strict=True, ge=1, le=MAX_LIMIT)
+
+
+class AddWorkoutToCalendarArgs(StrictModel):
+    workout_id: WorkoutId = Field(description="From search results")
+    date: datetime.date
+    recurrence: Literal["daily", "weekly"] | None = None
+    until: datetime.date | None = Field(default=None, description="Or count")
+    count: int | None = Field(default=None, strict=True, ge=1, le=MAX_OCCURRENCES)
+
+    @model_validator(mode="after")
+    def _expands(self) -> AddWorkoutToCalendarArgs:
+        # The same pure expansion the tool runs: a bad combination fails before any database work.
+        expand_dates(
+            start=self.date, recurrence=self.recurrence, until=self.until, count=self.count
+        )
+        return self
+
+    def dates(self) -> list[datetime.date]:
+        return expand_dates(
+            start=self.date, recurrence=self.recurrence, until=self.until, count=self.count
+        )
+
+
+class WorkoutExercise(StrictModel):
+    name: Name
+    sets: int = Field(strict=True, ge=1, le=50)
+    reps: Annotated[Text, Field(strict=True, min_length=1, max_length=50)]
+    load: Annotated[Text, Field(strict=True, min_length=1, max_length=100)]
+    rest_seconds: RestSeconds = 120
+
+
+class WorkoutCardio(StrictModel):
+    type: Literal[CARDIO_TYPES]  # type: ignore[valid-type]
+    duration: int = Field(strict=True, ge=1, le=600)
+    modality: Text = Field(default="", strict=True, max_length=100)
+
+
+class SaveWorkoutToLibraryArgs(StrictModel):
+    title: Name
+    sport: Literal[tuple(Sport.values)]  # type: ignore[valid-type]
+    duration: int = Field(strict=True, ge=5, le=600, description="Minutes")
+    intensity: Literal[tuple(Intensity.values)]  # type: ignore[valid-type]
+    description: Text = Field(strict=True, max_length=4000)
+    exercises: list[WorkoutExercise] = Field(default_factory=list, max_length=MAX_EXERCISES)
+    cardio: WorkoutCardio | None = None
+
+    @model_validator(mode="after")
+    def _not_empty(self) -> SaveWorkoutToLibraryArgs:
+        if not self.exercises and self.cardio is None:
+            raise ValueError("a workout needs at least one exercise or a cardio block")
+        return self
+
+    def template(self) -> dict[str, Any]:
+        return {
+            "exercises": [e.model_dump() for e in self.exercises],
+            "cardio": self.cardio.model_dump() if self.cardio else None,
+        }
+
+
+class NavigateToPageArgs(StrictModel):
+    page: Literal[PAGES]  # type: ignore[valid-type]
+    workout_id: WorkoutId | None = Field(default=None, description="For page workout")

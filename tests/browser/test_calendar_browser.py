@@ -1,0 +1,102 @@
+"""Seed 003 end to end in a real browser with the offline coach: search the library, schedule a
+workout weekly for 4 weeks, Apply, see the 4 sessions on the calendar (grid and phone list),
+follow the coach's link to the calendar, and download the feed and parse it with icalendar."""
+
+from __future__ import annotations
+
+import datetime
+import re
+
+import pytest
+from django.conf import settings as django_settings
+from django.test import Client
+from icalendar import Calendar
+from playwright.sync_api import Page, expect
+
+from library.demo import seed_library_demo
+from programs.models import Session
+from tests.browser.conftest import needs_chromium
+from tests.factories import CoachFactory, UserFactory, build_program
+
+pytestmark = [pytest.mark.browser, needs_chromium, pytest.mark.django_db(transaction=True)]
+
+
+def log_in(page: Page, live_server, user) -> None:
+    client = Client()
+    client.force_login(user)
+    session = client.cookies[django_settings.SESSION_COOKIE_NAME].value
+    page.context.add_cookies(
+        [{"name": django_settings.SESSION_COOKIE_NAME, "value": session, "url": live_server.url}]
+    )
+
+
+def send(page: Page, text: str) -> None:
+    box = page.get_by_role("textbox", name="Message")
+    box.fill(text)
+    page.get_by_role("button", name="Send", exact=True).click()
+    expect(page.locator(".bubble-user").last).to_have_text(text)
+    expect(page.locator(".bubble-thinking")).to_have_count(0)
+
+
+def test_find_schedule_weekly_apply_then_see_the_calendar_and_the_feed(
+    page: Page, live_server, settings, artifacts
+):
+    settings.LLM_PROVIDER = "offline"
+    athlete, coach = UserFactory(), CoachFactory()
+    # Six weeks from Monday 2026-11-02 to Sunday 2026-12-13, two sessions a week.
+    build_program(weeks=6, sessions=2, exercises=2, athlete=athlete, coach=coach)
+    seed_library_demo(coach=coach, athlete=athlete)
+    log_in(page, live_server, athlete)
+    page.goto(live_server.url + "/")
+
+    send(page, "find workouts legs")
+    answer = page.locator(".bubble-coach").last
+    expect(answer).to_contain_text("Found these workouts:")
+    expect(answer).to_contain_text('"Leg Day Destroyer" (ID: ')
+    workout_id = re.search(r'"Leg Day Destroyer" \(ID: (\d+)\)', answer.inner_text()).group(1)
+    expect(page.locator("#batch-card .preview-card")).to_have_count(0)  # a search applies nothing
+
+    send(page, f"schedule workout {workout_id} on 2026-11-04 weekly 4")
+    card = page.locator("#batch-card .preview-card")
+    expect(card).to_be_visible()
+    expect(card.locator(".change")).to_have_count(4)
+    for day in ("2026-11-04", "2026-11-11", "2026-11-18", "2026-11-25"):
+        expect(card).to_contain_text(day)
+    assert not Session.objects.filter(name="Leg Day Destroyer").exists()
+    page.screenshot(path=str(artifacts / "calendar-schedule-card.png"))
+    page.get_by_role("button", name="Apply Changes").click()
+    expect(card).to_have_count(0)
+    expect(page.locator(".bubble-coach").last).to_contain_text("applied")
+    assert Session.objects.filter(name="Leg Day Destroyer").count() == 4
+
+    send(page, "go to calendar")
+    page.get_by_role("link", name="Open the calendar →").click()
+    expect(page).to_have_url(re.compile(r"/training/calendar/$"))
+
+    page.goto(live_server.url + "/training/calendar/?view=month&date=2026-11")
+    expect(page.get_by_role("heading", name="November 2026")).to_be_visible()
+    grid = page.locator(".calendar-grid .cal-session", has_text="Leg Day Destroyer")
+    expect(grid).to_have_count(4)
+    for day in ("2026-11-04", "2026-11-11", "2026-11-18", "2026-11-25"):
+        expect(page.locator(f'.calendar-grid td[data-date="{day}"]')).to_contain_text(
+            "Leg Day Destroyer"
+        )
+    page.screenshot(path=str(artifacts / "calendar-month-desktop.png"), full_page=True)
+
+    page.set_viewport_size({"width": 390, "height": 844})
+    expect(page.locator(".calendar-grid")).to_be_hidden()
+    phone = page.locator(".calendar-list .cal-session", has_text="Leg Day Destroyer")
+    expect(phone).to_have_count(4)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.screenshot(path=str(artifacts / "calendar-month-phone.png"), full_page=True)
+
+    page.goto(live_server.url + "/settings/calendar/")
+    address = page.get_by_label("Your feed address").input_value()
+    response = page.request.get(address)
+    assert response.status == 200
+    events = Calendar.from_ical(response.body()).walk("VEVENT")
+    scheduled = sorted(
+        event.decoded("dtstart") for event in events if str(event["summary"]) == "Leg Day Destroyer"
+    )
+    assert scheduled == [datetime.date(2026, 11, 4) + datetime.timedelta(weeks=n) for n in range(4)]
+    assert len({str(event["uid"]) for event in events}) == len(events) == 12 + 4
