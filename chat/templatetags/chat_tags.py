@@ -3,6 +3,9 @@
 import re
 
 from django import template
+from django.utils.safestring import SafeString
+
+from chat.markdown import render_markdown
 
 register = template.Library()
 
@@ -28,3 +31,9 @@ def show_value(value: object) -> str:
     if isinstance(value, list):
         return ", ".join(str(v) for v in value) or "—"
     return str(value)
+
+
+@register.filter
+def markdown(text: object) -> SafeString:
+    """The coach's reply as the safe markdown subset of ``chat.markdown`` (HTML escaped)."""
+    return render_markdown(None if text is None else str(text))
