@@ -6,6 +6,7 @@ from django import template
 from django.utils.safestring import SafeString
 
 from chat.markdown import render_markdown
+from coach.render import cardio_text
 
 register = template.Library()
 
@@ -21,13 +22,18 @@ def humanize_field(name: object) -> str:
 
 @register.filter
 def show_value(value: object) -> str:
-    """A preview value as a person reads it: empty for None, yes/no for booleans."""
+    """A preview value as a person reads it: empty for None, yes/no for booleans, a cardio block
+    in words."""
     if value is None or value == "":
         return "—"
     if value is True:
         return "yes"
     if value is False:
         return "no"
+    if isinstance(value, dict) and "type" in value:
+        return cardio_text(value)  # a cardio block: "Zone 2, 45 min, Running"
+    if isinstance(value, dict):
+        return ", ".join(f"{humanize_field(k)}: {show_value(v)}" for k, v in value.items() if v)
     if isinstance(value, list):
         return ", ".join(str(v) for v in value) or "—"
     return str(value)

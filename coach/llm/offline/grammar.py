@@ -7,6 +7,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from coach.render import cardio_text
+
 READ_TOOLS = frozenset({"get_week"})
 CARDIO_TYPES = ("zone2", "intervals", "sweetspot", "threshold", "vo2max")
 CARDIO_ALIASES = {
@@ -238,6 +240,31 @@ def add_session(
         {"weekNumber": int(week), "position": position, "session": session},
         description,
     )
+
+
+_UPDATE_WORDS = {
+    "workingSets": "sets",
+    "warmupSets": "warm-up sets",
+    "targetLoad": "load",
+    "restSeconds": "rest (seconds)",
+    "groupLabel": "group",
+    "dayOfWeek": "day",
+    "scheduledDate": "date",
+    "startDate": "start date",
+    "endDate": "end date",
+}
+
+
+def describe_updates(updates: dict[str, Any]) -> str:
+    """``{"cardio": {...}, "dayOfWeek": "Saturday"}`` → "cardio → Zone 2, 30 min; day → Saturday"."""
+    parts = []
+    for key, value in updates.items():
+        if key == "cardio":
+            shown = cardio_text(value) if value is not None else "none"
+        else:
+            shown = "none" if value is None else str(value)
+        parts.append(f"{_UPDATE_WORDS.get(key, key)} → {shown}")
+    return "; ".join(parts)
 
 
 def ex_args(w: str, s: str, e: str) -> dict[str, int]:

@@ -10,6 +10,7 @@ from typing import Any
 
 from coach.llm.base import LLMResponse, Turn, Usage
 from coach.toolcalls import ToolCall
+from coach.wording import athlete_words
 
 from .commands import help_text, parse_command
 from .grammar import READ_TOOLS, CommandError, Parsed, split_commands, with_replies
@@ -21,7 +22,9 @@ def acknowledgment(event: dict[str, Any]) -> str:
     results = event.get("results") or []
     replies = ["help", "Show my program"]
     summaries = [r.get("summary", "") for r in results if r.get("success") and r.get("summary")]
-    problems = [" ".join(r.get("errors") or []) for r in results if not r.get("success")]
+    problems = [
+        athlete_words(" ".join(r.get("errors") or [])) for r in results if not r.get("success")
+    ]
     if kind in ("applied", "approved"):
         who = "Your coach approved it: I" if kind == "approved" else "Done — I"
         noun = "changes" if len(results) > 1 else "change"
