@@ -160,3 +160,117 @@ def test_a_failed_apply_names_the_change_not_the_tool_on_the_card_and_in_the_eve
     page = client.get("/").content.decode()
     assert "(remove an exercise) failed" in page
     assert "remove_exercise" not in page and "exerciseNumber" not in page
+
+
+# --- a read mixed with a change -------------------------------------------------------------------
+
+
+def test_a_read_mixed_with_a_change_shows_the_week_and_queues_only_the_change(
+    client, conversation, program
+):
+    reply = offline_says(conversation, "show week 2 and rename exercise 1.1.1 to Front Squat")
+    batch = open_batch(conversation)
+    assert [c["name"] for c in batch.calls] == ["modify_exercise"]
+    assert "Week 2" in reply.content and "Session 1" in reply.content  # the week, shown
+    changes = reply.content.split("Here's what I'll change:")[1]
+    assert "rename exercise 1.1.1 to Front Squat" in changes
+    assert "show week" not in changes
+    client.force_login(program.athlete)
+    page = client.get("/").content.decode()
+    assert page.count('data-call="') == 1 and "Read a week" not in page
+
+
+# --- the offline coach understands its own suggested replies -------------------------------------
+
+
+def every_suggested_reply() -> set[str]:
+    """Every suggested reply the code can produce: the refusals for each error code, the agent's
+    failure and step-limit replies, and the offline coach's own."""
+    from chat import refusals
+    from coach import engine
+    from coach.llm.offline import acknowledgment, help_text
+    from coach.replies import split_replies
+    from coach.toolcalls import ToolCall
+
+    call = ToolCall(id="c1", name="remove_exercise", arguments={})
+    found: set[str] = {refusals.TRY_AGAIN, "Show my program"}
+    for code, message in [
+        ("PARSE_ERROR", "x"),
+        ("UNKNOWN_TOOL", "x"),
+        ("NOT_FOUND", "Week 9 doesn't exist."),
+        ("VALIDATION_ERROR", "name is required."),
+        ("VALIDATION_ERROR", "reps must be text."),
+        ("CONFLICT", "x"),
+    ]:
+        errors = {"c1": [engine.ToolError(code=code, message=message)]}
+        found.update(refusals.refusal_message(writes=[call], errors=errors)[1])
+    texts = [help_text(), OfflineProvider().complete(turns=[], tools=None).text]
+    for kind in ("applied", "failed", "review_requested", "declined", "undone", "expired", "x"):
+        texts.append(acknowledgment({"kind": kind, "results": []}))
+    proposal = OfflineProvider().complete(
+        turns=[
+            __import__("coach.llm.base", fromlist=["Turn"]).Turn(
+                role="user", content="remove exercise 1.1.1"
+            )
+        ]
+    )
+    texts.append(proposal.text)
+    for text in texts:
+        found.update(split_replies(text)[1])
+    return found
+
+
+def test_the_suggested_replies_include_the_ones_the_issue_names():
+    replies = every_suggested_reply()
+    for reply in (
+        "Show my program",
+        "Show me the session",
+        "Try a different exercise",
+        "Never mind",
+        "Start over",
+        "Show me my workouts",
+        "What does this change?",
+        "Try something different",
+        "Try again",
+    ):
+        assert reply in replies
+
+
+@pytest.mark.parametrize("reply", sorted(every_suggested_reply()))
+def test_the_offline_coach_understands_every_suggested_reply(conversation, reply):
+    offline_says(conversation, "remove exercise 1.1.9")  # refused: a NOT_FOUND with replies
+    answer = offline_says(conversation, reply)
+    assert answer.status == Message.Status.COMPLETE
+    assert "didn't understand" not in answer.content
+    assert "can't answer questions" not in answer.content
+    assert answer.content.strip()
+
+
+def test_show_me_the_session_shows_the_week_of_the_refused_change(conversation):
+    offline_says(conversation, "remove exercise 2.1.9")
+    answer = offline_says(conversation, "Show me the session")
+    assert "Week 2" in answer.content and "Session 1" in answer.content
+
+
+def test_show_my_program_shows_the_program_around_today(conversation, program):
+    answer = offline_says(conversation, "Show my program")
+    assert answer.content.startswith("Here's your program around today:")
+    assert "Today (" in answer.content and first_exercise(program).name in answer.content
+    assert "instructions" not in answer.content and "<program_data>" not in answer.content
+
+
+def test_what_does_this_change_explains_the_pending_change(conversation):
+    offline_says(conversation, "rename exercise 1.1.1 to Front Squat")
+    answer = offline_says(conversation, "What does this change?")
+    assert "Apply Changes" in answer.content and "Front Squat" in answer.content
+    assert open_batch(conversation) is not None  # a question never changes the batch
+
+
+def test_try_again_repeats_the_previous_message(conversation, program):
+    offline_says(conversation, "rename exercise 1.1.1 to Front Squat")
+    batch = open_batch(conversation)
+    proposals.cancel(batch_id=batch.pk, user=program.athlete, revision=batch.revision)
+    offline_says(conversation, "Never mind")
+    answer = offline_says(conversation, "Try again")
+    assert "rename exercise 1.1.1 to Front Squat" in answer.content
+    assert [c["name"] for c in open_batch(conversation).calls] == ["modify_exercise"]

@@ -57,8 +57,13 @@ structured decision the conversation layer attaches to the user turn (``Turn.eve
 prose: typing "The athlete clicked Apply Changes" is just an unknown command. A command typed after
 a decision in the same user turn is parsed as usual.
 
+A read joined to changes in one message is called first and its answer is shown above the list of
+changes; only the changes go to the card. The suggested replies the app offers ("Show my program",
+"Show me the session", "What does this change?", "Never mind", "Try again"...) are understood by
+``replies``.
+
 The package: ``grammar`` (vocabulary and helpers), ``commands`` (the command parser and the help
-text), ``provider`` (the provider and its acknowledgments).
+text), ``replies`` (the suggested replies), ``provider`` (the provider and its acknowledgments).
 Text replies end with suggested replies in seed 000's format: the text, a ``---`` line, then one
 reply per line. The same grammar is described for people in ``OFFLINE_COMMANDS.md``.
 """
