@@ -28,6 +28,7 @@ Exercises
 Sessions
     add session Push Day to week 1 [on Monday] [at 2]  add_session (no exercises yet)
     add rest day to week 1 [on Sunday] [at end]        add_session {name: "Rest"}
+    make Sunday a rest day [in week 1]                 add_session {name: "Rest", dayOfWeek}
     add cardio day zone2 30 min Running to week 1 [on Saturday]
                                                        add_session with a cardio block
                                                        (types: zone2, intervals, sweetspot,

@@ -119,6 +119,22 @@ def parse_command(command: str) -> Parsed | None:
             {"weekNumber": int(m.group(1)), "sessionNumber": int(m.group(2))},
             f"remove session {m.group(1)}.{m.group(2)}",
         )
+    if m := re.fullmatch(
+        r"make\s+(?P<day>[a-z]+)\s+(?:(?:of|in)\s+week\s+(?P<w1>\d+)\s+)?a\s+rest\s+day"
+        r"(?:\s+(?:of|in)\s+week\s+(?P<w2>\d+))?",
+        text,
+        flags,
+    ):
+        day, week = parse_day(m.group("day")), m.group("w1") or m.group("w2") or "1"
+        return Parsed(
+            "add_session",
+            {
+                "weekNumber": int(week),
+                "position": "end",
+                "session": {"name": "Rest", "exercises": [], "dayOfWeek": day},
+            },
+            f"make {day} of week {week} a rest day",
+        )
     if m := re.fullmatch(rf"add\s+rest\s+day\s+to\s+week\s+{NUM}{WHEN}", text, flags):
         return add_session(
             m, {"name": "Rest", "exercises": []}, week=m.group(1),

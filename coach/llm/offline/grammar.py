@@ -36,6 +36,8 @@ VERBS = (
     "move",
     "copy",
     "describe",
+    "make",
+    "show",
 )
 DEFAULT_LOAD = "bodyweight"
 DEFAULT_WEEK_SESSIONS = 3
@@ -53,6 +55,7 @@ HELP_COMMANDS = [
     ("Move an exercise", "move exercise 1.2.3 to 1"),
     ("Add a session", "add session Push Day to week 1 on Monday"),
     ("Add a rest day", "add rest day to week 1"),
+    ("Make a day a rest day", "make Sunday a rest day in week 1"),
     ("Add a cardio day", "add cardio day zone2 30 min Running to week 1 on Saturday"),
     ("Rename a session", "rename session 1.2 to Push Day A"),
     ("Set a session's cardio, day, date or notes", "set session 1.2 cardio zone2 30"),
