@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from chat import proposals, services
@@ -13,8 +14,9 @@ from chat.cards import card_items
 from chat.models import BatchDecision, Message, PendingToolBatch
 from coach.llm.offline import OfflineProvider
 from coach.render import quote
+from tests.chat.admin_helpers import make_coach, make_staff
 from tests.chat.helpers import first_exercise
-from tests.factories import CardioBlockFactory, build_program
+from tests.factories import CardioBlockFactory, UserFactory, build_program
 
 pytestmark = pytest.mark.django_db
 
@@ -274,3 +276,28 @@ def test_try_again_repeats_the_previous_message(conversation, program):
     answer = offline_says(conversation, "Try again")
     assert "rename exercise 1.1.1 to Front Squat" in answer.content
     assert [c["name"] for c in open_batch(conversation).calls] == ["modify_exercise"]
+
+
+# --- who lands where ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("make", [make_coach, make_staff])
+def test_a_coach_or_staff_member_opening_the_chat_lands_in_the_admin(client, make):
+    user = make("someone")
+    client.force_login(user)
+    response = client.get("/")
+    assert response.status_code == 302 and response["Location"] == reverse("admin:index")
+
+
+def test_an_athlete_without_a_program_is_still_told_to_wait(client):
+    client.force_login(UserFactory())
+    response = client.get("/")
+    assert response.status_code == 200 and "No program yet" in response.content.decode()
+
+
+def test_a_coach_with_a_program_of_their_own_gets_their_chat(client):
+    coach = make_coach("coach-and-athlete")
+    build_program(weeks=1, sessions=1, exercises=1, athlete=coach)
+    client.force_login(coach)
+    response = client.get("/")
+    assert response.status_code == 200 and 'id="composer"' in response.content.decode()
