@@ -301,3 +301,18 @@ def test_a_coach_with_a_program_of_their_own_gets_their_chat(client):
     client.force_login(coach)
     response = client.get("/")
     assert response.status_code == 200 and 'id="composer"' in response.content.decode()
+
+
+def test_an_invalid_edit_on_the_card_is_explained_in_words(client, conversation, program):
+    offline_says(conversation, "set exercise 1.1.2 sets 5")
+    batch = open_batch(conversation)
+    client.force_login(program.athlete)
+    response = client.post(
+        reverse("chat:call_edit", args=[batch.pk, batch.calls[0]["id"]]),
+        {"revision": batch.revision, "f:updates.workingSets": "many"},
+        headers={"HX-Request": "true"},
+    )
+    body = response.content.decode()
+    assert response.status_code == 422
+    assert "Number of sets must be a whole number" in body
+    assert "updates.workingSets must" not in body and "workingSets must" not in body
