@@ -8,12 +8,15 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from chat import proposals, services
+from chat import proposals, refusals, services
 from chat.agent import run_turn
 from chat.cards import card_items
 from chat.models import BatchDecision, Message, PendingToolBatch
-from coach.llm.offline import OfflineProvider
+from coach import engine
+from coach.llm.offline import OfflineProvider, acknowledgment, help_text
 from coach.render import quote
+from coach.replies import split_replies
+from coach.toolcalls import ToolCall
 from tests.chat.admin_helpers import make_coach, make_staff
 from tests.chat.helpers import first_exercise
 from tests.factories import CardioBlockFactory, UserFactory, build_program
@@ -188,12 +191,6 @@ def test_a_read_mixed_with_a_change_shows_the_week_and_queues_only_the_change(
 def every_suggested_reply() -> set[str]:
     """Every suggested reply the code can produce: the refusals for each error code, the agent's
     failure and step-limit replies, and the offline coach's own."""
-    from chat import refusals
-    from coach import engine
-    from coach.llm.offline import acknowledgment, help_text
-    from coach.replies import split_replies
-    from coach.toolcalls import ToolCall
-
     call = ToolCall(id="c1", name="remove_exercise", arguments={})
     found: set[str] = {refusals.TRY_AGAIN, "Show my program"}
     for code, message in [
@@ -210,11 +207,7 @@ def every_suggested_reply() -> set[str]:
     for kind in ("applied", "failed", "review_requested", "declined", "undone", "expired", "x"):
         texts.append(acknowledgment({"kind": kind, "results": []}))
     proposal = OfflineProvider().complete(
-        turns=[
-            __import__("coach.llm.base", fromlist=["Turn"]).Turn(
-                role="user", content="remove exercise 1.1.1"
-            )
-        ]
+        turns=[Turn(role="user", content="remove exercise 1.1.1")]
     )
     texts.append(proposal.text)
     for text in texts:
