@@ -13,6 +13,7 @@ from chat.agent import run_turn
 from chat.cards import card_items
 from chat.models import BatchDecision, Message, PendingToolBatch
 from coach import engine
+from coach.llm.base import Turn
 from coach.llm.offline import OfflineProvider, acknowledgment, help_text
 from coach.render import quote
 from coach.replies import split_replies
