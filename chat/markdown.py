@@ -2,7 +2,8 @@
 bullet and numbered lists, `inline code` and fenced code blocks.
 
 Everything is HTML-escaped first; the renderer only ever adds its own tags (``p``, ``br``,
-``strong``, ``em``, ``ul``, ``ol``, ``li``, ``code``, ``pre``), never an attribute. Links are not
+``strong``, ``em``, ``ul``, ``ol``, ``li``, ``code``, ``pre``) and no attribute but an ordered
+list's ``start`` number (digits only). Links are not
 followed: ``[text](url)`` is shown as "text (url)" in plain text, so a ``javascript:`` URL is
 just characters. A dozen regexes suffice for what a coach writes; a full CommonMark parser
 (markdown-it-py) would add a dependency and a sanitising step for no visible gain.
@@ -17,7 +18,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _BULLET = re.compile(r"^\s*[-*+]\s+(.*)$")
-_NUMBERED = re.compile(r"^\s*\d{1,3}[.)]\s+(.*)$")
+_NUMBERED = re.compile(r"^\s*(\d{1,3})[.)]\s+(.*)$")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
 _CODE_SPAN = re.compile(r"`([^`\n]+)`")
 _LINK = re.compile(r"\[([^\]\n]*)\]\(([^)\s]*)\)")
@@ -51,6 +52,7 @@ def render_markdown(text: str | None) -> SafeString:
     paragraph: list[str] = []
     items: list[str] = []
     list_tag = ""
+    start = 1  # an ordered list's first number (digits only: the one attribute ever written)
 
     def close_paragraph() -> None:
         if paragraph:
@@ -58,13 +60,14 @@ def render_markdown(text: str | None) -> SafeString:
             paragraph.clear()
 
     def close_list() -> None:
-        nonlocal list_tag
+        nonlocal list_tag, start
         if items:
-            blocks.append(
-                f"<{list_tag}>" + "".join(f"<li>{i}</li>" for i in items) + f"</{list_tag}>"
+            opening = (
+                f'<ol start="{start}">' if list_tag == "ol" and start != 1 else f"<{list_tag}>"
             )
+            blocks.append(opening + "".join(f"<li>{i}</li>" for i in items) + f"</{list_tag}>")
             items.clear()
-        list_tag = ""
+        list_tag, start = "", 1
 
     index = 0
     while index < len(lines):
@@ -86,8 +89,10 @@ def render_markdown(text: str | None) -> SafeString:
             tag = "ul" if bullet else "ol"
             if list_tag and list_tag != tag:
                 close_list()
+            if not list_tag and numbered:
+                start = int(numbered.group(1))
             list_tag = tag
-            items.append(_inline((bullet or numbered).group(1)))  # type: ignore[union-attr]
+            items.append(_inline(bullet.group(1) if bullet else numbered.group(2)))  # type: ignore[union-attr]
         elif not line.strip():
             close_paragraph()
             close_list()

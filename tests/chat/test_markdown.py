@@ -133,3 +133,10 @@ def test_the_admin_timeline_renders_the_coachs_markdown_escaped(client, db):
         in html
     )
     assert "<script>alert(1)</script>" not in html
+
+
+def test_an_ordered_list_keeps_its_first_number():
+    assert (
+        render_markdown("3. third\n4. fourth") == '<ol start="3"><li>third</li><li>fourth</li></ol>'
+    )
+    assert render_markdown("1. one") == "<ol><li>one</li></ol>"
