@@ -144,16 +144,18 @@ def add_session(*, ctx: ToolContext, args: AddSessionArgs) -> Outcome:
     new = args.session
     day = new.dayOfWeek
     if day and not new.exercises and new.cardio is None:
-        for session in sessions:
-            if _day_offset(session, week.start_date) == (
-                DAYS.index(day) - week.start_date.weekday()
-            ) % 7 and _is_rest(session):
-                raise ToolStateError(
-                    "VALIDATION_ERROR",
-                    f"{day} of week {args.weekNumber} is already a rest day (session "
-                    f"{session.position}, {quote(session.name)}); there is nothing to add.",
-                    "session.dayOfWeek",
-                )
+        offset = (DAYS.index(day) - week.start_date.weekday()) % 7
+        resting = next(
+            (s for s in sessions if _day_offset(s, week.start_date) == offset and _is_rest(s)),
+            None,
+        )
+        if resting is not None:
+            raise ToolStateError(
+                "VALIDATION_ERROR",
+                f"{day} of week {args.weekNumber} is already a rest day (session "
+                f"{resting.position}, {quote(resting.name)}); there is nothing to add.",
+                "session.dayOfWeek",
+            )
     if args.position == "end" and day:
         position = _day_position(sessions, day=day, week_start=week.start_date)
     else:
