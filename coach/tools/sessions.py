@@ -291,8 +291,8 @@ SPECS = [
     ToolSpec(
         name="add_session",
         description=(
-            "Insert a session into a week. A rest day has no exercises and no cardio; a cardio "
-            "day has a cardio block only."
+            "Insert a session into a week (no exercises: a rest or cardio day). With dayOfWeek "
+            "and no position, it goes on that day."
         ),
         args_model=AddSessionArgs,
         kind="write",
