@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from coach.registry import get_tool
+from coach.wording import athlete_words
 
 from .models import PendingToolBatch
 from .proposals import editable_fields
@@ -43,7 +44,7 @@ def card_items(batch: PendingToolBatch | None) -> list[dict[str, Any]]:
                     if d.get("toolCallId") == call_id
                 ],
                 "ok": bool(result.get("success", True)),
-                "problem": " ".join(e for e in errors if e),
+                "problem": athlete_words(" ".join(e for e in errors if e)),
                 "fields": [
                     {"path": path, "label": _field_label(path), "value": value}
                     for path, value in editable_fields(call.get("arguments") or {})

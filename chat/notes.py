@@ -15,6 +15,7 @@ from typing import Any
 
 from coach.registry import get_tool
 from coach.render import bounded_json, quote
+from coach.wording import athlete_words
 
 from .models import BatchDecision
 
@@ -201,6 +202,8 @@ def describe_failure(calls: list[dict[str, Any]], results: list[dict[str, Any]])
             "summary", ""
         )
         name = _label(data.get("name", ""))
+        # Athlete-facing (the card and the event line): the model reads the precise errors.
+        messages = athlete_words(messages)
         return f"Change {index} of {len(calls)} ({name.lower()}) failed: {messages}".strip()
     return ""
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from coach import engine
 from coach.toolcalls import ToolCall
+from coach.wording import athlete_words
 
 TRY_AGAIN = "Try again"
 PROPOSAL_FALLBACK_TEXT = (
@@ -58,6 +59,7 @@ def refusal_message(
     """The athlete-facing text and suggested replies when proposals were refused."""
     first_call = next(c for c in writes if c.id in errors)
     first = errors[first_call.id][0]
+    message = athlete_words(first.message)  # the model keeps the precise field names
     several = len(writes) > 1
     if first.code == "PARSE_ERROR":
         text = "I had trouble understanding that request. Can you rephrase what you'd like me to change?"
@@ -66,13 +68,13 @@ def refusal_message(
         text = "I tried to make a kind of change I can't make. Can you rephrase what you'd like me to change?"
         replies = ["Start over", "Show me my workouts"]
     elif first.code == "NOT_FOUND":
-        text = f"I couldn't make that change because {_lower_first(first.message)}"
+        text = f"I couldn't make that change because {_lower_first(message)}"
         replies = ["Try a different exercise", "Show me the session", "Never mind"]
-    elif first.code == "VALIDATION_ERROR" and first.message.endswith("is required."):
-        text = f"I need more information to make that change: {_lower_first(first.message)}"
+    elif first.code == "VALIDATION_ERROR" and message.endswith("is required."):
+        text = f"I need more information to make that change: {_lower_first(message)}"
         replies = ["Show me the session", "Never mind"]
     else:
-        text = f"I couldn't make that change: {first.message}"
+        text = f"I couldn't make that change: {message}"
         replies = ["Try something different", "Show me the session", "Never mind"]
     if several:
         text += (

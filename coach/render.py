@@ -16,7 +16,7 @@ from typing import Any
 
 from django.db.models import Prefetch
 
-from programs.models import Exercise, Program, Session, Week
+from programs.models import CardioType, Exercise, Program, Session, Week
 from programs.selectors import current_week, session_cardio
 
 MAX_QUOTED_CHARS = 200
@@ -29,6 +29,23 @@ def quote(text: Any, *, limit: int = MAX_QUOTED_CHARS) -> str:
     if len(value) > limit:
         value = value[: limit - 1] + "…"
     return json.dumps(value, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e")
+
+
+def cardio_text(cardio: Any) -> str:
+    """A cardio block as a person reads it: "Zone 2, 45 min, Running". Takes the tools' JSON form
+    (``{"type": "zone2", "duration": 45, "modality": "Running", ...}``) or a ``CardioBlock``;
+    None reads "no cardio"."""
+    if cardio is None:
+        return "no cardio"
+    get = cardio.get if isinstance(cardio, dict) else lambda key: getattr(cardio, key, None)
+    kind = get("type")
+    parts = [str(CardioType(kind).label) if kind in CardioType.values else str(kind or "Cardio")]
+    if get("duration") not in (None, ""):
+        parts.append(f"{get('duration')} min")
+    for key in ("modality", "instructions", "notes"):
+        if get(key):
+            parts.append(str(get(key)))
+    return ", ".join(parts)
 
 
 def bounded_json(data: Any, *, limit: int) -> str:

@@ -17,10 +17,45 @@ from django.core.exceptions import ValidationError
 
 from .models import CardioBlock, Exercise, Session, Week
 
+# Each database constraint in words (Django's default is "Constraint “name” is violated.").
+CONSTRAINT_MESSAGES = {
+    "week_dates_ordered": "The week's end date must be on or after its start date.",
+    "program_version_gte_1": "The program's version must be at least 1.",
+    "session_rating_1_to_5": "The rating must be from 1 to 5.",
+    "cardio_type_valid": "Choose a cardio type from the list.",
+    "cardio_duration_gte_1": "The cardio duration must be at least 1 minute.",
+    "exercise_warmup_sets_gte_0": "Warm-up sets can't be negative.",
+    "exercise_working_sets_gte_0": "Working sets can't be negative.",
+    "exercise_rest_gte_0": "Rest can't be negative.",
+}
+
+
+class ConstraintMessagesMixin:
+    """Show a person's message for a violated database constraint instead of its name."""
+
+    def _update_errors(self, errors: ValidationError) -> None:
+        super()._update_errors(humane_constraint_errors(errors))  # type: ignore[misc]
+
+
+def humane_constraint_errors(errors: ValidationError) -> ValidationError:
+    def word(error: ValidationError) -> ValidationError:
+        message = str(error.message % error.params if error.params else error.message)
+        for name, text in CONSTRAINT_MESSAGES.items():
+            if f"“{name}”" in message or f'"{name}"' in message:
+                return ValidationError(text, code="constraint")
+        return error
+
+    if hasattr(errors, "error_dict"):
+        return ValidationError(
+            {field: [word(e) for e in errs] for field, errs in errors.error_dict.items()}
+        )
+    return ValidationError([word(e) for e in errors.error_list])
+
+
 POSITION_HELP = "1-based. Leave empty to put it at the end; duplicates and gaps are renumbered."
 
 
-class PositionedForm(forms.ModelForm):
+class PositionedForm(ConstraintMessagesMixin, forms.ModelForm):
     """A ModelForm for a week, session or exercise whose ``position`` is requested, not saved.
 
     Subclasses must put ``position`` in ``Meta.exclude`` (not leave it out of ``Meta.fields``): the
@@ -78,6 +113,17 @@ class WeekForm(PositionedForm):
         model = Week
         exclude = ["position"]  # noqa: DJ006 (see PositionedForm)
 
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        start, end = data.get("start_date"), data.get("end_date")
+        if start and end and end < start:
+            self.add_error(
+                "end_date",
+                f"The week ends ({end.isoformat()}) before it starts ({start.isoformat()}); "
+                "the end date must be on or after the start date.",
+            )
+        return data
+
 
 class SessionInlineForm(PositionedForm):
     """A session row under its week (the warm-up list is edited on the session's own page)."""
@@ -106,7 +152,7 @@ class ExerciseForm(PositionedForm):
         }
 
 
-class CardioBlockForm(forms.ModelForm):
+class CardioBlockForm(ConstraintMessagesMixin, forms.ModelForm):
     class Meta:
         model = CardioBlock
         fields = [

@@ -5,6 +5,7 @@ week whatever the program's size."""
 from __future__ import annotations
 
 import datetime
+import itertools
 from typing import Any
 
 from django.db.models import Prefetch
@@ -130,3 +131,21 @@ def program_week_view(
             }
         )
     return view
+
+
+def week_date_problems(*, program_id: int) -> list[str]:
+    """Weeks whose dates are out of order with the week before them (overlapping or earlier), in
+    words a coach reads: "Week 3 starts 2026-12-05, before week 2 ends (2026-12-06)." One query."""
+    weeks = list(
+        Week.objects.filter(program_id=program_id)
+        .order_by("position")
+        .values_list("position", "start_date", "end_date")
+    )
+    problems = []
+    for (before, _, before_end), (position, start, _) in itertools.pairwise(weeks):
+        if start <= before_end:
+            problems.append(
+                f"Week {position} starts {start.isoformat()}, before week {before} ends "
+                f"({before_end.isoformat()})."
+            )
+    return problems

@@ -13,6 +13,7 @@ Callers run inside ``transaction.atomic()``; none of these functions commit on t
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Iterable
 from typing import Any
 
@@ -133,6 +134,31 @@ def week_insert(*, program: Program, position: int, **fields: Any) -> Week:
     week = Week(program=program, **fields)
     _insert(week, position=position)
     return week
+
+
+def weeks_shift_dates(*, program: Program, from_position: int, days: int) -> list[Week]:
+    """Move the dates of the weeks at ``from_position`` and after (and their sessions' scheduled
+    dates) by ``days``, keeping the gaps between them. Four queries whatever the size; returns the
+    moved weeks with their new dates."""
+    if not days:
+        return []
+    delta = datetime.timedelta(days=days)
+    weeks = list(
+        Week.objects.filter(program_id=program.pk, position__gte=from_position).order_by("position")
+    )
+    for week in weeks:
+        week.start_date += delta
+        week.end_date += delta
+    Week.objects.bulk_update(weeks, ["start_date", "end_date"])
+    sessions = list(
+        Session.objects.filter(week__in=weeks, scheduled_date__isnull=False).only("scheduled_date")
+    )
+    for session in sessions:
+        session.scheduled_date += delta
+    Session.objects.bulk_update(sessions, ["scheduled_date"])
+    if weeks:
+        _bump(program)
+    return weeks
 
 
 def week_remove(*, week: Week) -> None:

@@ -26,6 +26,7 @@ class TimelineEntry:
     status: str = ""
     details: list[tuple[str, Any]] = field(default_factory=list)
     admin_url_name: str = ""
+    markdown: bool = False  # the coach's replies are shown as the chat shows them
 
     @property
     def sort_key(self) -> tuple[datetime.datetime, int, int]:
@@ -56,6 +57,7 @@ def _message_entry(message: Message, athlete: str) -> TimelineEntry:
         status=message.get_status_display(),
         details=details,
         admin_url_name="admin:chat_message_change",
+        markdown=message.role == Message.Role.ASSISTANT,
     )
 
 

@@ -16,6 +16,7 @@ from django.db import transaction
 
 from coach import engine
 from coach.toolcalls import ToolCall
+from coach.wording import athlete_words
 
 from .. import audit
 from ..models import PendingToolBatch
@@ -136,7 +137,9 @@ def edit_call(
             )
             errors = result.results[index].errors
         if errors:
-            return EditResult(batch, "invalid", {(e.field or ""): e.message for e in errors})
+            # Shown on the card beside the field: in the athlete's words (see coach.wording).
+            messages = {(e.field or ""): athlete_words(e.message) for e in errors}
+            return EditResult(batch, "invalid", messages)
         batch.calls = [c.to_dict() for c in new_calls]
         store_preview(batch, result)
         record_decision(batch, kind=Kind.EDITED, actor=user, edits=edits)

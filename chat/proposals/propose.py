@@ -71,7 +71,9 @@ def unique_ids(calls: list[ToolCall], taken: set[str]) -> list[ToolCall]:
 
 def _no_op(result: engine.CallResult, details: list[dict[str, Any]]) -> engine.ToolError | None:
     """A valid call whose preview changes nothing is refused: it would be a card with no change."""
-    if not result.success or any(d.get("toolCallId") == result.tool_call_id for d in details):
+    mine = [d for d in details if d.get("toolCallId") == result.tool_call_id]
+    # A "modify" detail with no changed field is the tool saying "unchanged".
+    if not result.success or any(d.get("type") != "modify" or d.get("fields") for d in mine):
         return None
     return engine.ToolError(
         code="VALIDATION_ERROR",

@@ -6,10 +6,12 @@ from django import template
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
+from coach.render import cardio_text
 from coach.tools.library import page_links as _page_links
 
 from .. import recovery, refusals
 from ..cards import card_whatif
+from ..markdown import render_markdown
 
 register = template.Library()
 
@@ -25,13 +27,18 @@ def humanize_field(name: object) -> str:
 
 @register.filter
 def show_value(value: object) -> str:
-    """A preview value as a person reads it: empty for None, yes/no for booleans."""
+    """A preview value as a person reads it: empty for None, yes/no for booleans, a cardio block
+    in words."""
     if value is None or value == "":
         return "—"
     if value is True:
         return "yes"
     if value is False:
         return "no"
+    if isinstance(value, dict) and "type" in value:
+        return cardio_text(value)  # a cardio block: "Zone 2, 45 min, Running"
+    if isinstance(value, dict):
+        return ", ".join(f"{humanize_field(k)}: {show_value(v)}" for k, v in value.items() if v)
     if isinstance(value, list):
         return ", ".join(str(v) for v in value) or "—"
     return str(value)
@@ -77,3 +84,11 @@ def page_links(steps: object) -> list[dict[str, str]]:
     """The links a reply's ``navigate_to_page`` calls opened: ``[{"label", "url"}]`` built from
     the stored, validated call (``coach.tools.library.page_links``), never from the model's text."""
     return _page_links(steps)
+
+
+@register.filter
+def markdown(text: object) -> SafeString:
+    """The coach's reply as the safe markdown subset of ``chat.markdown`` (HTML escaped), with the
+    training pages it names made into links (``link_training``)."""
+    html = str(render_markdown(None if text is None else str(text)))
+    return mark_safe(_TRAINING_PATH.sub(lambda m: f'<a href="{m.group(0)}">{m.group(0)}</a>', html))

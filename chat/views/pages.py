@@ -40,6 +40,8 @@ from .common import (
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
     conversation = services.conversation_for_athlete(athlete=request.user)
+    if conversation is None and request.user.is_staff:  # coaches and staff work in the admin
+        return redirect("admin:index")
     if conversation is None:
         return render(request, NO_PROGRAM_PAGE)
     week_number = int_param(request.GET.get("week"), default=0) or None

@@ -19,6 +19,7 @@ from pydantic import BaseModel
 
 from programs.models import CardioBlock, Exercise, Program, Session, Week
 
+from ..render import cardio_text
 from ..render import quote as render_quote
 
 QUOTE_LIMIT = 80
@@ -170,12 +171,7 @@ def describe_exercise(exercise: Exercise) -> str:
 
 
 def describe_cardio(cardio: CardioBlock | None) -> str:
-    if cardio is None:
-        return "no cardio"
-    text = f"{cardio.type} {cardio.duration} min"
-    if cardio.modality:
-        text += f" {cardio.modality}"
-    return text
+    return cardio_text(cardio)
 
 
 def describe_session(session: Session, *, exercise_count: int, cardio: CardioBlock | None) -> str:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import datetime
+
 from programs import services
 from programs.models import CardioBlock, Exercise, Session
 
 from ..schemas import (
+    DAYS,
     SESSION_FIELDS,
     AddSessionArgs,
     CopySessionArgs,
@@ -102,17 +105,64 @@ def modify_session(*, ctx: ToolContext, args: ModifySessionArgs) -> Outcome:
     )
 
 
+def _day_offset(session: Session, week_start: datetime.date) -> int | None:
+    """Days from the week's start to the session's day (its day name, else its date)."""
+    if session.day_of_week in DAYS:
+        return (DAYS.index(session.day_of_week) - week_start.weekday()) % 7
+    if session.scheduled_date is not None:
+        return (session.scheduled_date - week_start).days
+    return None
+
+
+def _day_position(sessions: list[Session], *, day: str, week_start: datetime.date) -> int:
+    """Where a session on ``day`` falls: before the first session on a later day of the week
+    (sessions with no day stay where they are), else at the end."""
+    offset = (DAYS.index(day) - week_start.weekday()) % 7
+    for session in sessions:
+        other = _day_offset(session, week_start)
+        if other is not None and other > offset:
+            return session.position
+    return len(sessions) + 1
+
+
+def _is_rest(session: Session) -> bool:
+    return not Exercise.objects.filter(session=session).exists() and get_cardio(session) is None
+
+
 def add_session(*, ctx: ToolContext, args: AddSessionArgs) -> Outcome:
     """Insert a new session with its exercises and optional cardio block at ``position`` (1 to
     count+1, or "end"); later sessions move down by one. No exercises and no cardio makes a rest
-    day; no exercises and a cardio block makes a cardio-only day."""
+    day; no exercises and a cardio block makes a cardio-only day.
+
+    With a ``dayOfWeek`` and position "end", the session goes where that day falls in the week
+    (a Saturday before the Sunday), not after the last session. A rest day on a day that is
+    already a rest day is refused: there is nothing to add."""
     program_id = ctx.program_id
     week = get_week(program_id=program_id, number=args.weekNumber)
-    count = Session.objects.filter(week=week).count()
-    position = insert_position(
-        args.position, count=count, where=f"Week {args.weekNumber}", noun="session"
-    )
-    spec = session_tree_spec(args.session)
+    sessions = list(Session.objects.filter(week=week).order_by("position"))
+    count = len(sessions)
+    new = args.session
+    day = new.dayOfWeek
+    if day and not new.exercises and new.cardio is None:
+        offset = (DAYS.index(day) - week.start_date.weekday()) % 7
+        resting = next(
+            (s for s in sessions if _day_offset(s, week.start_date) == offset and _is_rest(s)),
+            None,
+        )
+        if resting is not None:
+            raise ToolStateError(
+                "VALIDATION_ERROR",
+                f"{day} of week {args.weekNumber} is already a rest day (session "
+                f"{resting.position}, {quote(resting.name)}); there is nothing to add.",
+                "session.dayOfWeek",
+            )
+    if args.position == "end" and day:
+        position = _day_position(sessions, day=day, week_start=week.start_date)
+    else:
+        position = insert_position(
+            args.position, count=count, where=f"Week {args.weekNumber}", noun="session"
+        )
+    spec = session_tree_spec(new)
     session = services.session_tree_insert(week=week, position=position, spec=spec)
     cardio = CardioBlock(session=session, **spec["cardio"]) if spec["cardio"] else None
     after = describe_session(session, exercise_count=len(spec["exercises"]), cardio=cardio)
@@ -241,8 +291,8 @@ SPECS = [
     ToolSpec(
         name="add_session",
         description=(
-            "Insert a session into a week. A rest day has no exercises and no cardio; a cardio "
-            "day has a cardio block only."
+            "Insert a session into a week (no exercises: a rest or cardio day). With dayOfWeek "
+            "and no position, it goes on that day."
         ),
         args_model=AddSessionArgs,
         kind="write",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime
+
 from programs import services
 from programs.models import Program, Session, Week
 
@@ -67,15 +69,44 @@ def modify_week(*, ctx: ToolContext, args: ModifyWeekArgs) -> Outcome:
     )
 
 
+def _check_order(args: AddWeekArgs, *, position: int, program_id: int) -> None:
+    """The new weeks follow each other and start after the week before them ends."""
+    previous = Week.objects.filter(program_id=program_id, position=position - 1).first()
+    end, what = (previous.end_date, f"week {previous.position} ends") if previous else (None, "")
+    for index, week in enumerate(args.weeks):
+        if end is not None and week.startDate <= end:
+            raise ToolStateError(
+                "VALIDATION_ERROR",
+                f"The new week would start on {week.startDate.isoformat()}, but {what} on "
+                f"{end.isoformat()}; start it on {(end + datetime.timedelta(days=1)).isoformat()} "
+                "or later, or insert it at another position.",
+                f"weeks.{index}.startDate",
+            )
+        end, what = week.endDate, "the new week before it ends"
+
+
 def add_week(*, ctx: ToolContext, args: AddWeekArgs) -> Outcome:
     """Insert one or more complete weeks at ``position`` (1 to count+1, or "end"); later weeks
     move down by the number inserted. A weekNumber inside a week object is ignored: weeks are
     numbered by where they land. Each week needs at least one session; its endDate must not be
-    before its startDate."""
+    before its startDate.
+
+    Dates never overlap: a new week must start after the week before it ends (else a
+    VALIDATION_ERROR), and when the new weeks reach into the week after them, that week and every
+    later one (with their sessions' dates) move later by the overlap, keeping their gaps; the
+    preview shows the move."""
     program_id = ctx.program_id
     program = Program(pk=program_id)  # only its pk is needed; saves a query
     count = Week.objects.filter(program_id=program_id).count()
     position = insert_position(args.position, count=count, where="The program", noun="week")
+    _check_order(args, position=position, program_id=program_id)
+    following = Week.objects.filter(program_id=program_id, position=position).first()
+    last_end = args.weeks[-1].endDate
+    shift = 0
+    if following is not None and following.start_date <= last_end:
+        shift = (last_end - following.start_date).days + 1
+        before = f"starts {following.start_date.isoformat()}"
+        services.weeks_shift_dates(program=program, from_position=position, days=shift)
     weeks = services.weeks_tree_insert(
         program=program, position=position, specs=[week_tree_spec(w) for w in args.weeks]
     )
@@ -91,6 +122,30 @@ def add_week(*, ctx: ToolContext, args: AddWeekArgs) -> Outcome:
         summary = f"Added Week {position}: {quote(weeks[0].phase)}."
     else:
         summary = f"Added {plural(len(weeks), 'week')} as weeks {position} to {position + len(weeks) - 1}."
+    if following is not None and shift:
+        moved = count - position + 1
+        first_moved = position + len(weeks)
+        following.refresh_from_db(fields=["start_date", "end_date", "position"])
+        later = f"Week {first_moved}" + (
+            f" and the {plural(moved - 1, 'week')} after it" if moved > 1 else ""
+        )
+        summary += f" {later} move {plural(shift, 'day')} later so the dates don't overlap."
+        details.append(
+            detail(
+                type="modify",
+                target=f"{later} (dates)",
+                before=before,
+                after=f"starts {following.start_date.isoformat()} ({plural(shift, 'day')} later, "
+                "with their sessions' dates)",
+                fields=[
+                    {
+                        "field": "startDate",
+                        "oldValue": before.removeprefix("starts "),
+                        "newValue": following.start_date.isoformat(),
+                    }
+                ],
+            )
+        )
     return Outcome(summary=summary, details=details)
 
 
@@ -141,7 +196,11 @@ SPECS = [
         sensitivity="high",
         category="program",
         display_name="Add a week",
-        safety_rules=("At most 520 weeks.",),
+        safety_rules=(
+            "At most 520 weeks.",
+            "A new week starts after the week before it ends; later weeks move later when it "
+            "reaches into them.",
+        ),
         execute=add_week,
         target=no_target,
     ),

@@ -18,12 +18,14 @@ pool enforces no time limit, soft or hard: a turn is bounded by ``AGENT_TURN_TIM
 that still doesn't finish is recovered by ``chat.recovery`` (see "A reply that can't hang" below).
 """
 
+import os
 from pathlib import Path
 
 import dj_database_url
 
 from config import embedded_redis
 
+from .email import email_settings
 from .environ_helpers import env_bool, env_float, env_int, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -216,3 +218,17 @@ LOGGING = {
 }
 # The worker logs through LOGGING above (one line a record) instead of Celery's own format.
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+
+# Mail (the password-reset page): printed on the console unless EMAIL_URL or EMAIL_HOST is set
+# (config/settings/email.py).
+_EMAIL = email_settings(os.environ)
+EMAIL_BACKEND = _EMAIL["EMAIL_BACKEND"]
+DEFAULT_FROM_EMAIL = _EMAIL["DEFAULT_FROM_EMAIL"]
+SERVER_EMAIL = _EMAIL["SERVER_EMAIL"]
+EMAIL_TIMEOUT = _EMAIL["EMAIL_TIMEOUT"]
+EMAIL_HOST = _EMAIL.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = _EMAIL.get("EMAIL_PORT", 25)
+EMAIL_HOST_USER = _EMAIL.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = _EMAIL.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = _EMAIL.get("EMAIL_USE_TLS", False)
+EMAIL_USE_SSL = _EMAIL.get("EMAIL_USE_SSL", False)

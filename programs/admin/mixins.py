@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.db import models, transaction
 from django.http import Http404, HttpRequest
@@ -19,7 +19,8 @@ from django.http import Http404, HttpRequest
 from ..access import can_edit_program, can_view_program, scope_queryset
 from ..admin_forms import PositionedForm
 from ..history import ProgramChange, program_change
-from ..models import CardioBlock, Program, RevisionVia
+from ..models import CardioBlock, Program, RevisionVia, Session, Week
+from ..selectors import week_date_problems
 from .formsets import (
     KINDS,
     adopt,
@@ -102,6 +103,16 @@ class OwnedAdminMixin:
         finish_recording(
             request, f"{verb} {self.opts.verbose_name} “{form.instance}” in the admin."
         )
+        if isinstance(form.instance, Program | Week):
+            program = form.instance.get_owner_object()
+            problems = week_date_problems(program_id=program.pk)
+            if problems:
+                messages.warning(
+                    request,
+                    "The weeks' dates are out of order: "
+                    + " ".join(problems)
+                    + " Check the start and end dates.",
+                )
 
     @admin.display(description="Program version")
     def program_version(self, obj: Any) -> int | str:
@@ -128,6 +139,28 @@ class InlinePermissionMixin:
         return allowed and (obj is None or can_view_program(request.user, obj.get_owner_object()))
 
 
+def parent_choices(queryset: models.QuerySet) -> models.QuerySet:
+    """A parent week or session list in reading order, with what its label needs (one query)."""
+    if queryset.model is Session:
+        return queryset.select_related("week__program").order_by(
+            "week__program__name", "week__program_id", "week__position", "position"
+        )
+    if queryset.model is Week:
+        return queryset.select_related("program").order_by(
+            "program__name", "program_id", "position"
+        )
+    return queryset
+
+
+def parent_label(obj: Any) -> str:
+    """ "Strength Block · Week 2 · Session 1: Lower Body A" instead of "Session 1: Lower Body A"."""
+    if isinstance(obj, Session):
+        return f"{obj.week.program.name} · Week {obj.week.position} · {obj}"
+    if isinstance(obj, Week):
+        return f"{obj.program.name} · {obj}"
+    return str(obj)
+
+
 class PositionedChildAdmin(OwnedAdminMixin, admin.ModelAdmin):
     """Admin of a week, session or exercise: the parent is chosen on add and fixed afterwards;
     the position is applied with the insert/move services."""
@@ -141,14 +174,20 @@ class PositionedChildAdmin(OwnedAdminMixin, admin.ModelAdmin):
         return fields
 
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
-        if db_field.name == KINDS[self.model].parent_field:
-            kwargs["queryset"] = scope_queryset(
-                db_field.related_model.objects.all(),
-                request.user,
-                lookup=self.parent_program_lookup,
-                edit=True,
+        parent = db_field.name == KINDS[self.model].parent_field
+        if parent:
+            kwargs["queryset"] = parent_choices(
+                scope_queryset(
+                    db_field.related_model.objects.all(),
+                    request.user,
+                    lookup=self.parent_program_lookup,
+                    edit=True,
+                )
             )
-        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+        field = super().formfield_for_foreignkey(db_field, request, **kwargs)
+        if parent and field is not None:
+            field.label_from_instance = parent_label
+        return field
 
     def save_model(self, request, obj, form: PositionedForm, change):
         kind = KINDS[self.model]

@@ -254,8 +254,8 @@ def test_add_week_several_weeks_at_the_end(program):
     weeks = [
         {
             "phase": f"Block {i}",
-            "startDate": "2026-12-01",
-            "endDate": "2026-12-07",
+            "startDate": f"2027-01-{1 + 7 * i:02d}",
+            "endDate": f"2027-01-{7 + 7 * i:02d}",
             "sessions": [{"name": "S"}],
         }
         for i in range(3)

@@ -143,7 +143,10 @@ def test_each_tool_is_reachable_with_its_documented_arguments(tool):
     response = ask(command)
     assert [(c.name, c.arguments) for c in response.tool_calls] == [(tool, arguments)]
     assert response.finish_reason == "tool_calls"
-    assert "Apply Changes" in response.text
+    if REGISTRY[tool].kind == "read":
+        assert response.text == ""  # a read changes nothing: its answer is the reply
+    else:
+        assert "Apply Changes" in response.text
 
 
 @pytest.mark.parametrize("command", documented_examples())

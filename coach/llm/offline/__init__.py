@@ -28,6 +28,7 @@ Exercises
 Sessions
     add session Push Day to week 1 [on Monday] [at 2]  add_session (no exercises yet)
     add rest day to week 1 [on Sunday] [at end]        add_session {name: "Rest"}
+    make Sunday a rest day [in week 1]                 add_session {name: "Rest", dayOfWeek}
     add cardio day zone2 30 min Running to week 1 [on Saturday]
                                                        add_session with a cardio block
                                                        (types: zone2, intervals, sweetspot,
@@ -74,9 +75,15 @@ structured decision the conversation layer attaches to the user turn (``Turn.eve
 prose: typing "The athlete clicked Apply Changes" is just an unknown command. A command typed after
 a decision in the same user turn is parsed as usual.
 
+A read joined to changes in one message is called first and its answer is shown above the list of
+changes; only the changes go to the card. The suggested replies the app offers ("Show my program",
+"Show me the session", "What does this change?", "Never mind", "Try again"...) are understood by
+``replies``.
+
 The package: ``grammar`` (vocabulary and helpers), ``commands`` (the command parser and the help
 text), ``training_commands`` (the training and schedule commands), ``library_commands`` (the
-library's commands), ``provider`` (the provider and its acknowledgments).
+library's commands), ``replies`` (the suggested replies), ``provider`` (the provider and its
+acknowledgments).
 Text replies end with suggested replies in seed 000's format: the text, a ``---`` line, then one
 reply per line. The same grammar is described for people in ``OFFLINE_COMMANDS.md``.
 """

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from coach.render import cardio_text
+
 from .grammar import (
     DEFAULT_LOAD,
     DEFAULT_WEEK_SESSIONS,
@@ -18,6 +20,7 @@ from .grammar import (
     Parsed,
     add_session,
     cardio_name,
+    describe_updates,
     ex_args,
     exercise_updates,
     make_cardio,
@@ -51,8 +54,7 @@ def parse_command(command: str) -> Parsed | None:
         return Parsed(
             "modify_exercise",
             {**ex_args(*m.group(1, 2, 3)), "updates": updates},
-            f"change exercise {'.'.join(m.group(1, 2, 3))}: "
-            + ", ".join(f"{k} → {v}" for k, v in updates.items()),
+            f"change exercise {'.'.join(m.group(1, 2, 3))}: " + describe_updates(updates),
         )
     if m := re.fullmatch(rf"(un-?skip|skip)\s+exercise\s+{EX_REF}", text, flags):
         skipped = m.group(1).lower() == "skip"
@@ -122,6 +124,22 @@ def parse_command(command: str) -> Parsed | None:
             {"weekNumber": int(m.group(1)), "sessionNumber": int(m.group(2))},
             f"remove session {m.group(1)}.{m.group(2)}",
         )
+    if m := re.fullmatch(
+        r"make\s+(?P<day>[a-z]+)\s+(?:(?:of|in)\s+week\s+(?P<w1>\d+)\s+)?a\s+rest\s+day"
+        r"(?:\s+(?:of|in)\s+week\s+(?P<w2>\d+))?",
+        text,
+        flags,
+    ):
+        day, week = parse_day(m.group("day")), m.group("w1") or m.group("w2") or "1"
+        return Parsed(
+            "add_session",
+            {
+                "weekNumber": int(week),
+                "position": "end",
+                "session": {"name": "Rest", "exercises": [], "dayOfWeek": day},
+            },
+            f"make {day} of week {week} a rest day",
+        )
     if m := re.fullmatch(rf"add\s+rest\s+day\s+to\s+week\s+{NUM}{WHEN}", text, flags):
         return add_session(
             m, {"name": "Rest", "exercises": []}, week=m.group(1),
@@ -139,9 +157,7 @@ def parse_command(command: str) -> Parsed | None:
             m,
             {"name": cardio_name(cardio["type"]), "exercises": [], "cardio": cardio},
             week=m.group(4),
-            description=(
-                f"add a {cardio['duration']}-minute {cardio['type']} cardio day to week {m.group(4)}"
-            ),
+            description=(f"add a cardio day ({cardio_text(cardio)}) to week {m.group(4)}"),
         )
     if m := re.fullmatch(rf"add\s+session\s+(.+?)\s+to\s+week\s+{NUM}{WHEN}", text, flags):
         name = m.group(1).strip().strip('"')
@@ -193,8 +209,7 @@ def parse_command(command: str) -> Parsed | None:
         return Parsed(
             "modify_session",
             {"weekNumber": int(m.group(1)), "sessionNumber": int(m.group(2)), "updates": updates},
-            f"change session {m.group(1)}.{m.group(2)}: "
-            + ", ".join(f"{k} → {v}" for k, v in updates.items()),
+            f"change session {m.group(1)}.{m.group(2)}: " + describe_updates(updates),
         )
     if m := re.fullmatch(
         rf"copy\s+session\s+{SES_REF}\s+to\s+week\s+{NUM}(?:\s+at\s+(?:position\s+)?(\d+|end))?",
@@ -233,7 +248,7 @@ def parse_command(command: str) -> Parsed | None:
         return Parsed(
             "modify_week",
             {"weekNumber": int(m.group(1)), "updates": {key: value}},
-            f"set week {m.group(1)} {key} to {value}",
+            f"set week {m.group(1)} {describe_updates({key: value}).replace(' → ', ' to ')}",
         )
     if m := re.fullmatch(rf"describe\s+week\s+{NUM}\s+(?:as\s+)?(.+)", text, flags):
         return Parsed(

@@ -7,6 +7,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from coach.render import cardio_text
+
 READ_TOOLS = frozenset(
     {
         "get_week",
@@ -47,6 +49,7 @@ VERBS = (
     "move",
     "copy",
     "describe",
+    "make",
     "show",
     "log",
     "compare",
@@ -69,6 +72,7 @@ HELP_COMMANDS = [
     ("Move an exercise", "move exercise 1.2.3 to 1"),
     ("Add a session", "add session Push Day to week 1 on Monday"),
     ("Add a rest day", "add rest day to week 1"),
+    ("Make a day a rest day", "make Sunday a rest day in week 1"),
     ("Add a cardio day", "add cardio day zone2 30 min Running to week 1 on Saturday"),
     ("Rename a session", "rename session 1.2 to Push Day A"),
     ("Set a session's cardio, day, date or notes", "set session 1.2 cardio zone2 30"),
@@ -256,6 +260,31 @@ def add_session(
         {"weekNumber": int(week), "position": position, "session": session},
         description,
     )
+
+
+_UPDATE_WORDS = {
+    "workingSets": "sets",
+    "warmupSets": "warm-up sets",
+    "targetLoad": "load",
+    "restSeconds": "rest (seconds)",
+    "groupLabel": "group",
+    "dayOfWeek": "day",
+    "scheduledDate": "date",
+    "startDate": "start date",
+    "endDate": "end date",
+}
+
+
+def describe_updates(updates: dict[str, Any]) -> str:
+    """``{"cardio": {...}, "dayOfWeek": "Saturday"}`` → "cardio → Zone 2, 30 min; day → Saturday"."""
+    parts = []
+    for key, value in updates.items():
+        if key == "cardio":
+            shown = cardio_text(value) if value is not None else "none"
+        else:
+            shown = "none" if value is None else str(value)
+        parts.append(f"{_UPDATE_WORDS.get(key, key)} → {shown}")
+    return "; ".join(parts)
 
 
 def ex_args(w: str, s: str, e: str) -> dict[str, int]:

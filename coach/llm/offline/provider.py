@@ -10,9 +10,11 @@ from typing import Any
 
 from coach.llm.base import LLMResponse, Turn, Usage
 from coach.toolcalls import ToolCall
+from coach.wording import athlete_words
 
 from .commands import help_text, parse_command
 from .grammar import READ_TOOLS, CommandError, Parsed, split_commands, with_replies
+from .replies import answer_reply
 
 
 def acknowledgment(event: dict[str, Any]) -> str:
@@ -21,7 +23,9 @@ def acknowledgment(event: dict[str, Any]) -> str:
     results = event.get("results") or []
     replies = ["help", "Show my program"]
     summaries = [r.get("summary", "") for r in results if r.get("success") and r.get("summary")]
-    problems = [" ".join(r.get("errors") or []) for r in results if not r.get("success")]
+    problems = [
+        athlete_words(" ".join(r.get("errors") or [])) for r in results if not r.get("success")
+    ]
     if kind in ("applied", "approved"):
         who = "Your coach approved it: I" if kind == "approved" else "Done — I"
         noun = "changes" if len(results) > 1 else "change"
@@ -62,11 +66,13 @@ class OfflineProvider:
         self, *, system: str = "", turns: list[Turn], tools: list[dict[str, Any]] | None = None
     ) -> LLMResponse:
         started = time.monotonic()
-        response = self._respond(turns, tools)
+        response = self._respond(system, turns, tools)
         response.latency_ms = int((time.monotonic() - started) * 1000)
         return response
 
-    def _respond(self, turns: list[Turn], tools: list[dict[str, Any]] | None) -> LLMResponse:
+    def _respond(
+        self, system: str, turns: list[Turn], tools: list[dict[str, Any]] | None
+    ) -> LLMResponse:
         if turns and turns[-1].role == "tool":
             trailing: list[Turn] = []
             for turn in reversed(turns):
@@ -75,8 +81,13 @@ class OfflineProvider:
                 trailing.insert(0, turn)
             asked = turns[-len(trailing) - 1] if len(turns) > len(trailing) else None
             if asked is not None and all(c.name in READ_TOOLS for c in asked.tool_calls):
-                # The answer of a read tool (``show week 2``): show it as it came.
-                return self._text(with_replies("\n\n".join(t.content for t in trailing), ["help"]))
+                # The answer of a read tool (``show week 2``): show it as it came, then propose
+                # the changes the same message asked for (``show week 3 and rename ...``).
+                shown = "\n\n".join(t.content for t in trailing)
+                writes = [p for p in self._commands(turns) if p.name not in READ_TOOLS]
+                if writes:
+                    return self._proposal(writes, turns, opening=shown)
+                return self._text(with_replies(shown, ["help"]))
             return self._text(
                 with_replies(
                     "The change is waiting for you: press Apply Changes or Cancel in the preview.",
@@ -92,6 +103,13 @@ class OfflineProvider:
             else (last.athlete_text if last.athlete_text is not None else last.content)
         )
         message = message.strip()
+        reply = answer_reply(message, system=system, turns=turns)
+        if reply is not None and reply.reads:
+            return self._proposal(reply.reads, turns)
+        if reply is not None and reply.text:
+            return self._text(reply.text)
+        if reply is not None:
+            message = reply.retry
         if not message or re.fullmatch(r"(help|commands|\?|/help|menu)[.!?]?", message, re.I):
             return self._text(help_text())
         commands = split_commands(message)
@@ -126,14 +144,44 @@ class OfflineProvider:
                     f"I can't {refused[0].description} here: that tool isn't available.", ["help"]
                 )
             )
+        reads = [p for p in parsed if p.name in READ_TOOLS]
+        if reads and len(reads) < len(parsed):
+            # A read mixed with changes: the read runs first; its answer comes back as a tool
+            # turn, and the changes are proposed after it (above), so the read is never on a card.
+            return self._proposal(reads, turns)
+        return self._proposal(parsed, turns)
+
+    def _commands(self, turns: list[Turn]) -> list[Parsed]:
+        """The commands of the athlete's last message (already parsed once without an error)."""
+        last = next((t for t in reversed(turns) if t.role == "user"), None)
+        message = "" if last is None else (last.athlete_text or last.content or "")
+        parsed = []
+        for command in split_commands(message.strip()):
+            try:
+                result = parse_command(command)
+            except CommandError:
+                return []
+            if result is not None:
+                parsed.append(result)
+        return parsed
+
+    def _proposal(
+        self, parsed: list[Parsed], turns: list[Turn], *, opening: str = ""
+    ) -> LLMResponse:
+        """Tool calls for ``parsed``: reads alone carry no text; changes are listed for the
+        athlete after ``opening`` (the answer of a read asked in the same message)."""
         first = 1 + sum(len(t.tool_calls) for t in turns)
         calls = [
             ToolCall(id=f"call_offline_{first + i}", name=p.name, arguments=p.arguments)
             for i, p in enumerate(parsed)
         ]
-        lines = ["Here's what I'll change:"] + [f"- {p.description}" for p in parsed]
-        lines.append("Check the preview, then press Apply Changes or Cancel.")
-        text = with_replies("\n".join(lines), ["What does this change?", "help"])
+        if all(p.name in READ_TOOLS for p in parsed):
+            text = ""
+        else:
+            lines = [opening, ""] if opening else []
+            lines += ["Here's what I'll change:"] + [f"- {p.description}" for p in parsed]
+            lines.append("Check the preview, then press Apply Changes or Cancel.")
+            text = with_replies("\n".join(lines), ["What does this change?", "help"])
         return LLMResponse(
             text=text,
             tool_calls=calls,

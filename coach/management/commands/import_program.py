@@ -4,7 +4,9 @@ PATH holds a program in seed 000's JSON: a list of weeks, or an object with ``we
 optional ``name`` and ``startDate`` (what ``export_program`` prints is accepted too). Every week
 is validated with the same models as the ``add_week`` tool. Ids, logged results and completion
 flags in the file are ignored: an import creates a plan. The new program's id is the last line
-printed. A bad file or an unknown user prints the reasons and creates nothing (exit status 1).
+printed. A bad file or an unknown user prints the reasons and creates nothing (exit status 1):
+a file that isn't UTF-8, JSON nested deeper than a program, a name with a NUL character, or more
+than 520 weeks (the most the tools reach) is refused with the reason.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from django.db import transaction
 from pydantic import Field, ValidationError
 
 from coach.engine import validation_errors
-from coach.schemas import StrictModel, WeekInput, week_tree_spec
+from coach.schemas import MAX_WEEKS, StrictModel, WeekInput, week_tree_spec
 from programs import services
 from programs.history import program_change
 from programs.models import RevisionVia
@@ -36,7 +38,19 @@ _DROP = {
 
 
 class ProgramFile(StrictModel):
-    weeks: list[WeekInput] = Field(min_length=1)
+    # The tools reach week MAX_WEEKS: a longer program could never be changed from the chat.
+    weeks: list[WeekInput] = Field(min_length=1, max_length=MAX_WEEKS)
+
+
+def _program_name(name: str, where: str) -> str:
+    """A program name PostgreSQL can store and a person can read (NUL is refused)."""
+    if "\x00" in name:
+        raise CommandError(f"The program name ({where}) must not contain NUL characters.")
+    if len(name) > 200:
+        raise CommandError(
+            f"The program name ({where}) must be at most 200 characters; it has {len(name)}."
+        )
+    return name
 
 
 def _drop(data: Any, level: str) -> Any:
@@ -85,6 +99,8 @@ def parse_program_file(data: Any) -> tuple[list[WeekInput], str | None, datetime
         name = data.get("name")
         if name is not None and (not isinstance(name, str) or not name.strip()):
             raise CommandError("name must be non-empty text.")
+        if name is not None:
+            name = _program_name(name, "name")
         raw_start = data.get("startDate")
         if raw_start is not None:
             try:
@@ -128,6 +144,8 @@ class Command(BaseCommand):
         weeks, file_name, start = parse_program_file(data)
         athlete = _user(options["athlete"], "athlete")
         coach = _user(options["coach"], "coach") if options.get("coach") else None
+        if options.get("name"):
+            _program_name(options["name"], "--name")
         name = options.get("name") or file_name or Path(options["path"]).stem or "Imported program"
         with transaction.atomic():
             program = services.program_create(
