@@ -100,10 +100,6 @@ class TokenCounter:
     exact: bool = True
     tool_format: str = "native"
 
-    @property
-    def factor(self) -> float:
-        return 1.0 if self.exact else ESTIMATE_FACTOR
-
     def _scaled(self, tokens: int) -> int:
         return tokens if self.exact else math.ceil(tokens * ESTIMATE_FACTOR)
 
@@ -118,6 +114,9 @@ class TokenCounter:
                 encoding=self.encoding,
             )
         )
+
+    def text_tokens(self, text: str) -> int:
+        return self._scaled(count_tokens(text, encoding=self.encoding))
 
     def turns(self, turns: list[Turn]) -> int:
         """The tokens ``turns`` add to a request (never less than they add in the whole)."""
