@@ -53,6 +53,7 @@ FIXED_SHARE = 0.7
 FULL_READS_EXCHANGES = 2
 PAGE = 200
 LATEST_DECISIONS = 5
+SUMMARY_SLACK = 16  # the summary's numbers differ a little from one cut to another
 STUB = "[{name} result from an earlier turn, left out to save space: call {name} again for it.]"
 CUT = "\n[… cut here to fit the model's context window]"
 REPLY_CUT = (
@@ -233,6 +234,9 @@ class TurnRequest:
     # --- reading the history, newest first ---
 
     def _load(self, before: Message | None) -> None:
+        """Read pages of messages, newest first, until the exchanges read fill the budget. Each
+        page is turned into exchanges once; its oldest exchange may go on in the page before, so
+        its messages wait for that page (``partial``)."""
         newest_first = (
             Message.objects.filter(conversation=self.conversation)
             .exclude(role=Message.Role.TOOL)
@@ -241,37 +245,38 @@ class TurnRequest:
         )
         if before is not None:
             newest_first = newest_first.filter(pk__lt=before.pk)
-        loaded: list[Message] = []
+        exchanges: list[Exchange] = []  # newest first while reading
+        sizes: list[int] = []
+        partial: list[Message] = []
         answers: dict[tuple[int | None, str], Message] = {}
-        sizes: dict[tuple[int, int], int] = {}
-        room = self.budget - self.fixed
+        room, total, cursor = self.budget - self.fixed, 0, None
         while True:
-            page = list(
-                (newest_first.filter(pk__lt=loaded[0].pk) if loaded else newest_first)[:PAGE]
-            )
+            page = list((newest_first.filter(pk__lt=cursor) if cursor else newest_first)[:PAGE])
             exhausted = len(page) < PAGE
+            if page:
+                cursor = page[-1].pk
             page.reverse()
-            loaded = page + loaded
             asked = [m.pk for m in page if m.role == Message.Role.ASSISTANT and m.tool_calls]
             if asked:
                 for answer in Message.objects.filter(role=Message.Role.TOOL, reply_to__in=asked):
                     answers[(answer.reply_to_id, answer.tool_call_id)] = answer
-            exchanges = exchanges_from(loaded, answers)
-            if not exhausted:
-                exchanges = exchanges[1:]  # the oldest may go on before this page
-            for index, exchange in enumerate(exchanges):
-                if index < len(exchanges) - FULL_READS_EXCHANGES:
+            messages = page + partial
+            found = exchanges_from(messages, answers)
+            partial = []
+            if not exhausted:  # the oldest exchange found may go on in the page before
+                keep_from = found[1].start.pk if len(found) > 1 else None
+                partial = [m for m in messages if keep_from is None or m.pk < keep_from]
+                found = found[1:]
+            for exchange in reversed(found):
+                if len(exchanges) >= FULL_READS_EXCHANGES:
                     exchange.turns = stub_reads(exchange.turns)
-            total = 0
-            for exchange in exchanges:
-                key = (exchange.start.pk, len(exchange.turns))
-                if key not in sizes:
-                    sizes[key] = self.counter.turns(exchange.turns)
-                total += sizes[key]
+                exchanges.append(exchange)
+                sizes.append(self.counter.turns(exchange.turns))
+                total += sizes[-1]
             if exhausted or total >= room:
                 break
-        self.exchanges = exchanges
-        self.sizes = [sizes[(e.start.pk, len(e.turns))] for e in exchanges]
+        # Collected newest first; kept oldest first, as they are sent.
+        self.exchanges, self.sizes = exchanges[::-1], sizes[::-1]
         self.complete_history = exhausted
 
     # --- fitting one call ---
@@ -299,20 +304,17 @@ class TurnRequest:
         if not self.exchanges:
             return steps
         latest = self.sizes[-1]
-        # What the newest exchange and the summary of what is dropped leave for the read rounds.
-        reserve = latest + (
-            self._summary(self.exchanges[-1].start)[1] if len(self.exchanges) > 1 else 0
-        )
-        steps = self._fit_steps(steps, max(0, self.budget - self.fixed - reserve))
+        # The summary of what is dropped has a bounded size: reserve the one for dropping all but
+        # the newest exchange (the exact one is counted below).
+        summary = 0
+        if len(self.exchanges) > 1 or not self.complete_history:
+            summary = self._summary(self.exchanges[-1].start)[1] + SUMMARY_SLACK
+        steps = self._fit_steps(steps, max(0, self.budget - self.fixed - latest - summary))
         room = self.budget - self.fixed - self.counter.turns(steps)
-        keep = 1
-        used = latest
+        keep, used = 1, latest
         while keep < len(self.exchanges):
-            candidate = self.exchanges[-keep - 1]
-            summary = 0
-            if keep + 1 < len(self.exchanges) or not self.complete_history:
-                summary = self._summary(candidate.start)[1]
-            if used + self.sizes[-keep - 1] + summary > room:
+            dropping = keep + 1 < len(self.exchanges) or not self.complete_history
+            if used + self.sizes[-keep - 1] + (summary if dropping else 0) > room:
                 break
             used += self.sizes[-keep - 1]
             keep += 1
