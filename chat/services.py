@@ -43,6 +43,7 @@ def conversation_for_athlete(*, athlete) -> Conversation | None:
     conversation = athlete_conversations(athlete).filter(program=program).order_by("-pk").first()
     if conversation is None:
         conversation = Conversation.objects.create(athlete=athlete, program=program)
+    conversation.program = program  # already loaded: the page needs it
     return conversation
 
 

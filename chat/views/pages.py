@@ -60,9 +60,7 @@ def program_panel(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def message_send(request: HttpRequest, conversation_id: int) -> HttpResponse:
-    conversation = get_object_or_404(
-        athlete_conversations(request.user).select_related("program"), pk=conversation_id
-    )
+    conversation = get_object_or_404(athlete_conversations(request.user), pk=conversation_id)
     form = MessageForm(request.POST)
     sent: tuple[Message, Message] | None = None
     status, retry_after = 422, None
@@ -113,6 +111,6 @@ def message_poll(request: HttpRequest, message_id: int) -> HttpResponse:
         "message": message,
         "conversation": conversation,
         "undoable": undoable_events(conversation),
-        **regions(conversation),
+        **regions(conversation, shown_version=request.GET.get("program_version")),
     }
     return render(request, f"{PAGE}#reply", context)
