@@ -147,8 +147,9 @@ def dropped_summary(*, conversation: Conversation, first_kept: Message) -> str:
     )
     when = f" (from {since.date().isoformat()})" if isinstance(since, datetime.datetime) else ""
     lines = [
-        f"The {count:,} earlier message{'s' if count != 1 else ''}{when} are not shown: the "
-        "conversation is longer than the model's context window."
+        f"The {count:,} earlier message{'s' if count != 1 else ''}{when} "
+        f"{'are' if count != 1 else 'is'} not shown: the conversation is longer than the "
+        "model's context window."
     ]
     decided = ", ".join(
         f"{kinds[kind]} {BatchDecision.Kind(kind).label.lower()}"
