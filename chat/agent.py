@@ -22,7 +22,7 @@
    transaction; with a pool it goes back to the pool): a worker's connections don't grow with
    ``AGENT_CONCURRENCY``, since a turn spends nearly all its time waiting for the model.
 
-The conversation sent to the provider is built by ``chat.prompt.build_turns``.
+The request sent to the provider is fitted to the model's context by ``chat.budget``.
 """
 
 from __future__ import annotations
@@ -40,13 +40,13 @@ from django.utils import timezone
 from coach import engine
 from coach.llm import get_provider
 from coach.llm.base import LLMError, LLMResponse, Provider
-from coach.registry import get_tool, tool_definitions
+from coach.registry import get_tool
 from coach.replies import split_replies
 from coach.toolcalls import ToolCall
 
-from . import audit, proposals, refusals
+from . import audit, budget, proposals, refusals
 from .models import Conversation, Message, ToolCallRecord
-from .prompt import MAX_TOOL_RESULT_CHARS, build_system_prompt, build_turns, step_turns
+from .prompt import MAX_TOOL_RESULT_CHARS, step_turns
 from .storable import strip_nul
 
 logger = logging.getLogger(__name__)
@@ -196,18 +196,12 @@ def _before_model_call(turn: _Turn, call_number: int) -> None:
 def _loop(turn: _Turn) -> None:
     conversation = turn.conversation
     limit = max(1, int(settings.AGENT_MAX_MODEL_CALLS))
-    system = build_system_prompt(
-        program=conversation.program,
-        athlete=conversation.athlete,
-        batch=proposals.open_batch(conversation=conversation),
+    request = budget.TurnRequest.start(
+        conversation=conversation, before=turn.placeholder, provider=turn.provider
     )
-    history = build_turns(conversation, before=turn.placeholder)
-    tools = tool_definitions()
     for call_number in range(limit):
         _before_model_call(turn, call_number)
-        response = turn.provider.complete(
-            system=system, turns=history + step_turns(turn.steps), tools=tools
-        )
+        response = request.complete(step_turns(turn.steps))  # fits the context; reply bounded
         turn.usage.add(response, turn.provider)
         calls = list(response.tool_calls)
         if not calls:

@@ -59,19 +59,24 @@ def bounded_json(data: Any, *, limit: int) -> str:
 # --- the program around today --------------------------------------------------------------------
 
 
-def _sets_text(exercise: Exercise) -> str:
+def _common_extras(exercise: Exercise) -> list[str]:
+    """Warm-up sets and rest: often the same for every exercise of a session."""
+    extras = [f"{exercise.warmup_sets} warm-up"] if exercise.warmup_sets else []
+    return [*extras, f"rest {exercise.rest_seconds}s"]
+
+
+def _sets_text(exercise: Exercise, *, shared: bool = False) -> str:
+    """One exercise; ``shared``: its warm-up and rest are on the session's line instead."""
     text = f"{exercise.position}. {quote(exercise.name)} {exercise.working_sets}×{quote(exercise.reps, limit=50)}"
     if exercise.target_load:
         text += f" @ {quote(exercise.target_load, limit=100)}"
-    extras = []
-    if exercise.warmup_sets:
-        extras.append(f"{exercise.warmup_sets} warm-up")
-    extras.append(f"rest {exercise.rest_seconds}s")
+    extras = [] if shared else _common_extras(exercise)
     if exercise.group_label:
         extras.append(f"group {quote(exercise.group_label, limit=20)}")
     if exercise.skipped:
         extras.append("SKIPPED")
-    text += f" ({', '.join(extras)})"
+    if extras:
+        text += f" ({', '.join(extras)})"
     if exercise.notes:
         text += f" notes: {quote(exercise.notes)}"
     return text
@@ -93,12 +98,16 @@ def _session_lines(session: Session, today: datetime.date) -> list[str]:
         head += " [completed]"
     if session.skipped:
         head += f" [skipped: {quote(session.skip_reason, limit=100)}]"
+    exercises = list(session.exercises.all())
+    common = {tuple(_common_extras(e)) for e in exercises}
+    shared = len(exercises) > 1 and len(common) == 1
+    if shared:
+        head += f", every exercise: {', '.join(next(iter(common)))}"
     lines = [head]
     if session.notes:
         lines.append(f"    notes: {quote(session.notes)}")
-    exercises = list(session.exercises.all())
     for exercise in exercises:
-        lines.append("    " + _sets_text(exercise))
+        lines.append("    " + _sets_text(exercise, shared=shared))
     cardio = session_cardio(session)
     if cardio is not None:
         line = f"    cardio: {cardio.get_type_display()} {cardio.duration} min"
@@ -112,8 +121,22 @@ def _session_lines(session: Session, today: datetime.date) -> list[str]:
     return lines
 
 
-def program_summary(*, program: Program, today: datetime.date) -> str:
-    """A compact view: the current and the next week in full, the other weeks in one line."""
+SUMMARY_DETAILS = ("full", "current", "brief", "outline")
+
+
+def program_summary(*, program: Program, today: datetime.date, detail: str = "full") -> str:
+    """A compact view of the program around today, at one of four levels of ``detail`` (the
+    token budget picks the richest that fits, ``chat.budget``):
+
+    * ``full``: the current week in full, the next week in brief, the other weeks in one line;
+    * ``current``: the current week in full, the other weeks in one line;
+    * ``brief``: the current week in brief, the other weeks in one line;
+    * ``outline``: only the weeks in one line.
+
+    "In brief" is a session a line: its exercises' names and sets × reps (loads, rest and notes
+    are one ``get_week`` call away). Runs of weeks with the same phase are one entry."""
+    if detail not in SUMMARY_DETAILS:
+        raise ValueError(f'detail is "{detail}"; use one of: {", ".join(SUMMARY_DETAILS)}.')
     weeks = list(Week.objects.filter(program=program).order_by("position"))
     lines = [
         f"Program: {quote(program.name)}, {len(weeks)} week{'s' if len(weeks) != 1 else ''}, "
@@ -129,25 +152,93 @@ def program_summary(*, program: Program, today: datetime.date) -> str:
         lines.append(
             f"Today ({today.isoformat()}) is outside the program; the nearest week is week {week.position}."
         )
-    shown = [w for w in weeks if w.position in (week.position, week.position + 1)]
-    lines.extend(
-        week_lines(
-            shown,
-            today=today,
-            label=lambda w: "current week" if w.pk == week.pk else "next week",
+    following = next((w for w in weeks if w.position == week.position + 1), None)
+    full = [week] if detail in ("full", "current") else []
+    brief = {"full": [following], "brief": [week]}.get(detail, [])
+    brief = [w for w in brief if w is not None]
+    shown = full + brief
+    if full:
+        lines.extend(week_lines(full, today=today, label=lambda w: "current week"))
+    if brief:
+        lines.extend(
+            brief_week_lines(
+                brief, label=lambda w: "current week" if w.pk == week.pk else "next week"
+            )
         )
-    )
     others = [w for w in weeks if w not in shown]
     if others:
         lines.append(
-            "Other weeks (call get_week for their sessions): "
-            + "; ".join(
-                f"week {w.position} {quote(w.phase, limit=60)} {w.start_date.isoformat()} to "
-                f"{w.end_date.isoformat()}"
-                for w in others
-            )
+            ("Other weeks" if shown else "Weeks")
+            + " (call get_week for their sessions): "
+            + "; ".join(week_runs(others))
         )
     return "\n".join(lines)
+
+
+def week_runs(weeks: list[Week]) -> list[str]:
+    """The weeks in one line each run: consecutive weeks of the same phase, each starting the day
+    after the one before, are one entry ("weeks 3-52 "Build" 2026-11-16 to 2027-10-31")."""
+    runs: list[list[Week]] = []
+    for week in weeks:
+        last = runs[-1][-1] if runs else None
+        if (
+            last is not None
+            and week.position == last.position + 1
+            and week.phase == last.phase
+            and week.start_date == last.end_date + datetime.timedelta(days=1)
+        ):
+            runs[-1].append(week)
+        else:
+            runs.append([week])
+    entries = []
+    for run in runs:
+        first, last = run[0], run[-1]
+        numbers = (
+            f"week {first.position}" if len(run) == 1 else f"weeks {first.position}-{last.position}"
+        )
+        entries.append(
+            f"{numbers} {quote(first.phase, limit=60)} {first.start_date.isoformat()} to "
+            f"{last.end_date.isoformat()}"
+        )
+    return entries
+
+
+def brief_week_lines(weeks: list[Week], *, label: Callable[[Week], str]) -> list[str]:
+    """Each week's sessions a line: exercise numbers, names and sets × reps (two queries)."""
+    sessions = (
+        Session.objects.filter(week__in=weeks)
+        .select_related("cardio")
+        .prefetch_related(Prefetch("exercises", queryset=Exercise.objects.order_by("position")))
+        .order_by("week__position", "position")
+    )
+    by_week: dict[int, list[Session]] = {}
+    for session in sessions:
+        by_week.setdefault(session.week_id, []).append(session)
+    lines: list[str] = []
+    for week in weeks:
+        lines.append(
+            f"Week {week.position} ({label(week)}, in brief: loads, rest and notes via get_week): "
+            f"phase {quote(week.phase, limit=100)}, {week.start_date.isoformat()} to "
+            f"{week.end_date.isoformat()}"
+        )
+        for session in by_week.get(week.pk, []):
+            parts = [
+                f"{e.position} {quote(e.name)} {e.working_sets}×{quote(e.reps, limit=50)}"
+                for e in session.exercises.all()
+            ]
+            cardio = session_cardio(session)
+            if cardio is not None:
+                parts.append(f"cardio {cardio.get_type_display()} {cardio.duration} min")
+            when = session.scheduled_date.isoformat() if session.scheduled_date else ""
+            lines.append(
+                f"  Session {session.position}: {quote(session.name)}"
+                + (f" ({when})" if when else "")
+                + ": "
+                + ("; ".join(parts) if parts else "rest day")
+            )
+        if not by_week.get(week.pk):
+            lines.append("  no sessions")
+    return lines
 
 
 def week_lines(

@@ -58,6 +58,7 @@ def _decided(
         # Decided elsewhere (another tab, a double click): reload to show the current state.
         return HttpResponseClientRefresh()
     conversation = batch.conversation
+    conversation.program.refresh_from_db(fields=["version"])  # the decision may have changed it
     new_messages = [m for m in (decision.event, decision.followup) if m is not None]
     refreshed = list(
         Message.objects.filter(batch=batch, role=Message.Role.EVENT).exclude(
@@ -65,7 +66,7 @@ def _decided(
         )
     )
     context = {
-        **regions(conversation),
+        **regions(conversation, shown_version=request.POST.get("program_version")),
         "conversation": conversation,
         "decision": decision,
         "note": note,

@@ -1,5 +1,11 @@
 """What the chat's views share: the htmx-aware login check, and the read models the page and its
-partials render (the open batch and its card, the suggested replies, the program's week)."""
+partials render (the open batch and its card, the suggested replies, the program's week).
+
+**Work that doesn't change isn't redone.** The program panel carries the program version it shows
+(``#program-version``, a hidden input that the messages and the card include in their requests).
+A reply or a decision sends the panel again only when the program's version differs from it
+(``regions(shown_version=...)``); without the value (an old page) it is always sent. The page
+reads the suggested replies from the messages it already loaded."""
 
 from __future__ import annotations
 
@@ -59,7 +65,7 @@ def page_context(
         "undoable": undoable_events(conversation),
         "form": form,
         "provider": provider_info(),
-        **regions(conversation, week_number=week_number),
+        **regions(conversation, week_number=week_number, latest=recent[-1] if recent else None),
     }
 
 
@@ -75,25 +81,41 @@ def undoable_events(conversation: Conversation) -> set[int]:
     )
 
 
-def regions(conversation: Conversation, *, week_number: int | None = None) -> dict[str, Any]:
-    """What the out-of-band regions show: the open batch, the suggested replies, the week."""
+_UNKNOWN: Any = object()
+
+
+def regions(
+    conversation: Conversation,
+    *,
+    week_number: int | None = None,
+    shown_version: str | None = None,
+    latest: Message | None = _UNKNOWN,
+) -> dict[str, Any]:
+    """What the out-of-band regions show: the open batch, the suggested replies, and the week,
+    which is None when the page already shows this version of the program (``shown_version``).
+    ``latest``: the latest message other than a tool result, when the caller has it."""
     batch = proposals.open_batch(conversation=conversation)
+    unchanged = shown_version is not None and shown_version == str(conversation.program.version)
+    suggestions: list[str] = []
+    if batch is None:
+        suggestions = suggestions_for(conversation, latest=latest)
     return {
         "batch": batch,
         "items": card_items(batch),
-        "suggestions": [] if batch is not None else suggestions_for(conversation),
-        "week": week_of(conversation, week_number=week_number),
+        "suggestions": suggestions,
+        "week": None if unchanged else week_of(conversation, week_number=week_number),
     }
 
 
-def suggestions_for(conversation: Conversation) -> list[str]:
+def suggestions_for(conversation: Conversation, *, latest: Message | None = _UNKNOWN) -> list[str]:
     """The suggested replies of the coach's latest message, if it is the latest thing said."""
-    latest = (
-        conversation.messages.exclude(role=Message.Role.TOOL)
-        .order_by("-created_at", "-pk")
-        .only("role", "status", "suggested_replies")
-        .first()
-    )
+    if latest is _UNKNOWN:
+        latest = (
+            conversation.messages.exclude(role=Message.Role.TOOL)
+            .order_by("-created_at", "-pk")
+            .only("conversation", "role", "status", "suggested_replies")
+            .first()
+        )
     if latest is None or latest.role != Message.Role.ASSISTANT:
         return []
     if latest.status != Message.Status.COMPLETE:

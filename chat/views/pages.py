@@ -67,25 +67,30 @@ def program_panel(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def message_send(request: HttpRequest, conversation_id: int) -> HttpResponse:
-    conversation = get_object_or_404(
-        athlete_conversations(request.user).select_related("program"), pk=conversation_id
-    )
+    conversation = get_object_or_404(athlete_conversations(request.user), pk=conversation_id)
     form = MessageForm(request.POST)
     sent: tuple[Message, Message] | None = None
+    status, retry_after = 422, None
     if form.is_valid():
         try:
             sent = services.message_send(conversation=conversation, text=form.cleaned_data["text"])
         except ValidationError as exc:
             form.add_error("text", exc)
+            if exc.code == services.RATE_LIMITED:  # the text stays in the box, as for any error
+                status, retry_after = 429, exc.params["retry_after"]
     if sent is None:
         if request.htmx:
-            return render(
+            response = render(
                 request,
                 f"{PAGE}#composer",
                 {"conversation": conversation, "form": form},
-                status=422,
+                status=status,
             )
-        return render(request, PAGE, page_context(conversation, form=form), status=422)
+        else:
+            response = render(request, PAGE, page_context(conversation, form=form), status=status)
+        if retry_after is not None:
+            response["Retry-After"] = str(retry_after)
+        return response
     if not request.htmx:
         return redirect("chat:home")
     return render(
@@ -139,6 +144,6 @@ def _reply(request: HttpRequest, message: Message) -> HttpResponse:
         "message": message,
         "conversation": conversation,
         "undoable": undoable_events(conversation),
-        **regions(conversation),
+        **regions(conversation, shown_version=request.GET.get("program_version")),
     }
     return render(request, f"{PAGE}#reply", context)

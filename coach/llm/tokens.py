@@ -8,7 +8,9 @@ family; other providers' tokenisers differ by a few percent, which is fine for a
 from __future__ import annotations
 
 import json
+import math
 import warnings
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -21,15 +23,15 @@ TOKENS_PER_MESSAGE = 3
 TOKENS_PER_REPLY = 3
 
 
-@lru_cache(maxsize=1)
-def _encoding() -> Any:
+@lru_cache(maxsize=4)
+def _encoding(name: str = ENCODING) -> Any:
     # Imported on first use: importing bpe-openai loads several vocabularies. Its 0.1.4 release
     # still calls the deprecated ``importlib.resources.open_binary``.
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
         import bpe_openai
 
-        return bpe_openai.get_encoding(ENCODING)
+        return bpe_openai.get_encoding(name)
 
 
 # bpe-openai refuses one input of more than 200,000 tokens; longer texts are counted in pieces
@@ -37,15 +39,15 @@ def _encoding() -> Any:
 CHUNK_CHARS = 100_000
 
 
-def count_tokens(text: str) -> int:
-    """Tokens in ``text`` (``o200k_base``). Special-token text is counted as plain text."""
+def count_tokens(text: str, *, encoding: str = ENCODING) -> int:
+    """Tokens in ``text`` (``o200k_base`` unless told). Special-token text is plain text."""
     total = 0
     while text:
         cut = len(text)
         if cut > CHUNK_CHARS:
             cut = max(text.rfind("\n", 0, CHUNK_CHARS), text.rfind(" ", 0, CHUNK_CHARS)) + 1
             cut = cut or CHUNK_CHARS
-        total += len(_encoding().encode_ordinary(text[:cut]))
+        total += len(_encoding(encoding).encode_ordinary(text[:cut]))
         text = text[cut:]
     return total
 
@@ -56,6 +58,7 @@ def count_request_tokens(
     turns: list[Turn],
     tools: list[dict[str, Any]],
     tool_format: str = "native",
+    encoding: str = ENCODING,
 ) -> int:
     """An estimate of the prompt tokens one ``Provider.complete`` call sends. With
     ``tool_format="text"`` (a provider's ``tool_format``) the request is counted as that format
@@ -64,16 +67,81 @@ def count_request_tokens(
         system, turns, tools = text_request(system=system, turns=turns, tools=tools)
     total = TOKENS_PER_REPLY
     if system:
-        total += TOKENS_PER_MESSAGE + count_tokens(system)
+        total += TOKENS_PER_MESSAGE + count_tokens(system, encoding=encoding)
     for turn in turns:
-        total += TOKENS_PER_MESSAGE + count_tokens(turn.content)
+        total += TOKENS_PER_MESSAGE + count_tokens(turn.content, encoding=encoding)
         for call in turn.tool_calls:
-            total += count_tokens(call.name) + count_tokens(json.dumps(call.arguments))
+            total += count_tokens(call.name, encoding=encoding)
+            total += count_tokens(json.dumps(call.arguments), encoding=encoding)
         if turn.tool_call_id:
-            total += count_tokens(turn.tool_call_id)
+            total += count_tokens(turn.tool_call_id, encoding=encoding)
     if tools:
-        total += count_tokens(json.dumps(tools, separators=(",", ":")))
+        total += count_tokens(json.dumps(tools, separators=(",", ":")), encoding=encoding)
     return total
+
+
+# --- the counter of one provider ------------------------------------------------------------------
+
+# OpenAI's models whose vocabulary is known (bpe-openai's table names the older ones).
+O200K_PREFIXES = ("gpt-4o", "gpt-4.1", "gpt-4.5", "gpt-5", "o1", "o3", "o4", "chatgpt-4o")
+CL100K_PREFIXES = ("gpt-4", "gpt-3.5", "gpt-35")
+# Other tokenisers (Claude, Llama, Mistral, Gemini, ...) are estimated with o200k and this factor:
+# o200k is among the most compact vocabularies, so counting with it and adding a quarter errs on
+# the side of sending less.
+ESTIMATE_FACTOR = 1.25
+
+
+@dataclass(frozen=True)
+class TokenCounter:
+    """How one provider's prompts are counted: ``exact`` when the model's vocabulary is known,
+    otherwise o200k × ``ESTIMATE_FACTOR`` (a safe estimate)."""
+
+    encoding: str = ENCODING
+    exact: bool = True
+    tool_format: str = "native"
+
+    def _scaled(self, tokens: int) -> int:
+        return tokens if self.exact else math.ceil(tokens * ESTIMATE_FACTOR)
+
+    def request(self, *, system: str, turns: list[Turn], tools: list[dict[str, Any]]) -> int:
+        """The prompt tokens of one call (``count_request_tokens`` in this provider's format)."""
+        return self._scaled(
+            count_request_tokens(
+                system=system,
+                turns=turns,
+                tools=tools,
+                tool_format=self.tool_format,
+                encoding=self.encoding,
+            )
+        )
+
+    def text_tokens(self, text: str) -> int:
+        return self._scaled(count_tokens(text, encoding=self.encoding))
+
+    def turns(self, turns: list[Turn]) -> int:
+        """The tokens ``turns`` add to a request (never less than they add in the whole)."""
+        return self.request(system="", turns=turns, tools=[]) - TOKENS_PER_REPLY
+
+
+def encoding_for_model(model: str) -> str | None:
+    """The vocabulary of an OpenAI model (``openai/gpt-4o`` as OpenRouter names it too), or None
+    when it isn't known."""
+    name = model.strip().lower().rsplit("/", 1)[-1]
+    if name.startswith(O200K_PREFIXES):
+        return "o200k_base"
+    if name.startswith(CL100K_PREFIXES):
+        return "cl100k_base"
+    return None
+
+
+def counter_for(*, provider: str, model: str, tool_format: str = "native") -> TokenCounter:
+    """The counter for a provider (``Provider.name``) and model: OpenAI's known models exactly,
+    anything else (Anthropic, a local model behind an OpenAI-compatible server, the offline coach)
+    with the safe estimate."""
+    encoding = encoding_for_model(model) if provider == "openai" else None
+    if encoding is None:
+        return TokenCounter(encoding=ENCODING, exact=False, tool_format=tool_format)
+    return TokenCounter(encoding=encoding, exact=True, tool_format=tool_format)
 
 
 def count_tool_tokens(tools: list[dict[str, Any]]) -> dict[str, Any]:

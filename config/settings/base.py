@@ -174,6 +174,15 @@ LLM_READ_TIMEOUT = env_float("LLM_READ_TIMEOUT", 60.0)
 LLM_MAX_RETRIES = env_int("LLM_MAX_RETRIES", 3)
 LLM_MAX_RETRY_WAIT = env_float("LLM_MAX_RETRY_WAIT", 20.0)
 LLM_MAX_TOKENS = env_int("LLM_MAX_TOKENS", 1024)
+# The model's context window in tokens (prompt + reply): each turn sends the system prompt, the
+# program summary, what is pending, the tool schemas and the most recent exchanges that fit
+# (chat.budget). 128k by default; 8,000 is the smallest supported.
+LLM_CONTEXT_TOKENS = env_int("LLM_CONTEXT_TOKENS", 128_000)
+# What is kept of one model reply, in characters: a longer reply is cut with a visible marker
+# before it is stored, shown or sent back (chat.budget.bound_reply).
+CHAT_MAX_REPLY_CHARS = env_int("CHAT_MAX_REPLY_CHARS", 20_000)
+# How many messages one athlete may send a minute (0: no limit).
+CHAT_RATE_LIMIT_PER_MINUTE = env_int("CHAT_RATE_LIMIT_PER_MINUTE", 10)
 # LLM_TOOL_FORMAT: "native" (the protocol's own tools) or "text" (tools described in the system
 # prompt, calls written as [TOOL_CALL:{...}] markers; for models without tool support).
 LLM_TOOL_FORMAT = env_str("LLM_TOOL_FORMAT", "native")

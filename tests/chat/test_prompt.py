@@ -53,28 +53,68 @@ def test_system_prompt_states_the_date_the_confirmation_rule_and_the_reply_forma
     assert "Nothing is pending." in prompt
 
 
-def test_summary_shows_the_current_and_next_week_in_full_and_the_others_in_one_line():
+def test_summary_shows_the_current_week_in_full_the_next_in_brief_and_the_others_in_runs():
     program = build_program(weeks=6, sessions=2, exercises=3)
     CardioBlockFactory(session=program.weeks.get(position=3).sessions.get(position=2), duration=40)
     summary = program_summary(program=program, today=datetime.date(2026, 11, 17))  # week 3
     assert "6 weeks" in summary
     assert "Today (2026-11-17) is in week 3." in summary
     assert "Week 3 (current week)" in summary
-    assert "Week 4 (next week)" in summary
+    assert "Week 4 (next week, in brief" in summary
     assert '1. "Back Squat" 3×"8-10" @ "135 lbs"' in summary
     assert "cardio: Zone 2 40 min" in summary
     assert 'Session 2: "Session 2" (Tuesday, 2026-11-17) [today]' in summary
     assert summary.count("Back Squat") == 4  # 2 weeks × 2 sessions, not the whole program
-    assert "Other weeks" in summary
-    for n in (1, 2, 5, 6):
-        assert f"week {n} " in summary
+    assert '  Session 1: "Session 1" (2026-11-23): 1 "Back Squat" 3×"8-10"; 2 ' in summary
+    assert "135 lbs" not in summary.split("Week 4 (next week")[1]  # loads: one get_week away
+    assert summary.endswith(
+        'Other weeks (call get_week for their sessions): weeks 1-2 "Accumulation" 2026-11-02 to '
+        '2026-11-15; weeks 5-6 "Accumulation" 2026-11-30 to 2026-12-13'
+    )
 
 
-def test_summary_before_the_program_starts_shows_week_one(program):
-    summary = program_summary(program=program, today=datetime.date(2026, 1, 1))
-    assert "nearest week is week 1" in summary
-    assert "Week 1 (current week)" in summary
-    assert "Week 2 (next week)" in summary
+def test_the_warm_up_and_rest_every_exercise_shares_are_said_once_on_the_session_line():
+    program = build_program(weeks=1, sessions=1, exercises=3)
+    Exercise.objects.filter(session__week__program=program).update(warmup_sets=2, rest_seconds=90)
+    summary = program_summary(program=program, today=datetime.date(2026, 11, 2))
+    assert "every exercise: 2 warm-up, rest 90s" in summary
+    assert summary.count("rest 90s") == 1
+    Exercise.objects.filter(session__week__program=program, position=2).update(rest_seconds=60)
+    summary = program_summary(program=program, today=datetime.date(2026, 11, 2))
+    assert "every exercise" not in summary
+    assert summary.count("rest 90s") == 2 and summary.count("rest 60s") == 1
+
+
+def test_weeks_of_another_phase_break_the_run():
+    program = build_program(weeks=5, sessions=1, exercises=1)
+    program.weeks.filter(position=4).update(phase="Deload")
+    summary = program_summary(program=program, today=datetime.date(2026, 11, 2))
+    assert (
+        'weeks 3 "Accumulation"' not in summary
+        and 'week 3 "Accumulation" 2026-11-16 to 2026-11-22; week 4 "Deload" 2026-11-23 to '
+        '2026-11-29; week 5 "Accumulation"'
+        in summary
+    )
+
+
+@pytest.mark.parametrize(
+    ("detail", "full_weeks", "brief_weeks"),
+    [("full", [1], [2]), ("current", [1], []), ("brief", [], [1]), ("outline", [], [])],
+)
+def test_each_level_of_detail_shows_what_it_says(detail, full_weeks, brief_weeks):
+    program = build_program(weeks=4, sessions=1, exercises=2)
+    summary = program_summary(program=program, today=datetime.date(2026, 11, 2), detail=detail)
+    for n in full_weeks:
+        assert f"Week {n} (current week): phase" in summary
+    for n in brief_weeks:
+        assert f"Week {n} (" in summary and "in brief" in summary
+    assert ("@ " in summary) == bool(full_weeks)
+    assert "call get_week for their sessions" in summary
+
+
+def test_an_unknown_level_of_detail_is_refused_naming_the_levels(program):
+    with pytest.raises(ValueError, match="full, current, brief, outline"):
+        program_summary(program=program, today=datetime.date(2026, 11, 2), detail="huge")
 
 
 def test_summary_stays_compact_as_the_program_grows():
@@ -84,9 +124,9 @@ def test_summary_stays_compact_as_the_program_grows():
     large = program_summary(
         program=build_program(weeks=40, sessions=4, exercises=6), today=MONDAY_WEEK_2
     )
-    # Only the one-line list grows: about 20 tokens per extra week, not 4 sessions × 6 exercises.
-    assert count_tokens(large) - count_tokens(small) < 36 * 25
-    assert count_tokens(large) < 3000
+    # Weeks of one phase are one entry: the summary doesn't grow with the program at all.
+    assert count_tokens(large) - count_tokens(small) < 10
+    assert count_tokens(large) < 1500
 
 
 def test_user_written_text_goes_in_quoted_and_cut_to_length(program):

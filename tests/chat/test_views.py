@@ -301,7 +301,10 @@ def test_polling_a_finished_reply_returns_the_bubble_and_suggested_replies(
     assert '<div id="suggestions" class="suggestions" hx-swap-oob="true">' in html
     assert ">Tell me more</button>" in html
     assert '<aside id="program-panel" class="program-panel"' in html
-    assert '<div id="batch-card" class="batch-region" hx-swap-oob="true">' in html
+    assert (
+        '<div id="batch-card" class="batch-region" hx-include="#program-version" hx-swap-oob="true">'
+        in html
+    )
     assert "Apply Changes" not in html
 
 
@@ -357,7 +360,9 @@ def test_apply_changes_the_program_and_empties_the_card(athlete_client, conversa
     assert first_exercise(program).name == "Goblet Squat"
     batch.refresh_from_db()
     assert batch.status == PendingToolBatch.BatchStatus.APPLIED
-    assert html.lstrip().startswith('<div id="batch-card" class="batch-region">')
+    assert html.lstrip().startswith(
+        '<div id="batch-card" class="batch-region" hx-include="#program-version">'
+    )
     assert "Apply Changes" not in html
     # the program panel is refreshed in place and shows the new name
     panel = html[html.index('<aside id="program-panel"') :]

@@ -1,0 +1,353 @@
+"""The token budget of one turn: what goes to the model always fits its context window.
+
+Every model call of a turn gets ``LLM_CONTEXT_TOKENS`` minus the reply's ``LLM_MAX_TOKENS`` and a
+safety margin (2 %, at least 256 tokens), and fills it in this order:
+
+1. **The fixed part**: the tool schemas and the system prompt (rules, the program summary, what is
+   pending). The summary shows as much of the program as keeps this part within 70 % of the budget
+   (``coach.render.program_summary``'s levels: full, current, brief, outline).
+2. **This turn's read rounds** (``Message.steps`` so far). If they don't fit, the results of the
+   older rounds become a one-line stub, then the newest ones are cut with a marker.
+3. **The most recent exchanges that fit**, newest first. An exchange (``chat.prompt.Exchange``) is
+   a user turn and everything the model said after it; it is kept or dropped whole, so a tool call
+   never loses its result and the conversation stays valid for every provider. Read results older
+   than the last ``FULL_READS_EXCHANGES`` exchanges become a one-line stub (the data may have
+   changed since; the model can call the tool again). The latest exchange, what the athlete just
+   said, is always kept (cut with a marker if it alone is too long).
+4. **A summary of what was dropped**, rendered from rows, not by a model: how many messages, the
+   batches proposed in them, the decisions reported (applied, cancelled, expired, ...) and the
+   latest few. It opens the first exchange kept, in a ``<spotter_event kind="earlier">`` block.
+
+Tokens are counted with the model's own vocabulary for OpenAI's known models and with a safe
+estimate otherwise (``coach.llm.tokens.counter_for``); the final request is counted whole and
+trimmed again while it is over. Messages are read newest first, a page at a time, until the budget
+is full: a conversation of 10,000 messages costs what one of 1,000 does.
+
+``bound_reply`` cuts a model reply to ``CHAT_MAX_REPLY_CHARS`` characters with a visible marker,
+before it is stored, shown or sent back.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+from django.db.models import Count
+from django.utils import timezone
+
+from coach.llm.base import LLMResponse, Provider, Turn
+from coach.llm.tokens import TokenCounter, counter_for
+from coach.registry import get_tool, tool_definitions
+from coach.render import SUMMARY_DETAILS
+
+from . import proposals
+from .models import BatchDecision, Conversation, Message, PendingToolBatch
+from .prompt import Exchange, build_system_prompt, exchanges_from
+
+MIN_CONTEXT_TOKENS = 8000
+MIN_PROMPT_TOKENS = 4000
+FIXED_SHARE = 0.7
+FULL_READS_EXCHANGES = 2
+PAGE = 200
+LATEST_DECISIONS = 5
+SUMMARY_SLACK = 16  # the summary's numbers differ a little from one cut to another
+STUB = "[{name} result from an earlier turn, left out to save space: call {name} again for it.]"
+CUT = "\n[… cut here to fit the model's context window]"
+REPLY_CUT = (
+    "\n\n[… the reply was cut here: it had {total:,} characters, and Spotter keeps at most "
+    "{limit:,}.]"
+)
+
+
+# --- limits --------------------------------------------------------------------------------------
+
+
+def prompt_budget() -> int:
+    """The tokens one request may send: the context window minus the reply and the margin.
+    Raises ``ImproperlyConfigured`` naming the bounds when the settings leave too little."""
+    context = int(settings.LLM_CONTEXT_TOKENS)
+    reply = int(settings.LLM_MAX_TOKENS)
+    if context < MIN_CONTEXT_TOKENS:
+        raise ImproperlyConfigured(
+            f"LLM_CONTEXT_TOKENS is {context:,}; it must be at least {MIN_CONTEXT_TOKENS:,}."
+        )
+    budget = context - reply - max(256, context // 50)
+    if budget < MIN_PROMPT_TOKENS:
+        raise ImproperlyConfigured(
+            f"LLM_CONTEXT_TOKENS ({context:,}) minus LLM_MAX_TOKENS ({reply:,}) and the margin "
+            f"leaves {budget:,} tokens for the prompt; it needs at least {MIN_PROMPT_TOKENS:,}."
+        )
+    return budget
+
+
+def bound_reply(text: str, *, limit: int | None = None) -> str:
+    """``text`` cut to ``limit`` characters (``CHAT_MAX_REPLY_CHARS``) with a visible marker."""
+    limit = int(settings.CHAT_MAX_REPLY_CHARS if limit is None else limit)
+    if not text or len(text) <= limit:
+        return text
+    return text[:limit] + REPLY_CUT.format(total=len(text), limit=limit)
+
+
+def provider_counter(provider: Provider) -> TokenCounter:
+    return counter_for(
+        provider=getattr(provider, "name", ""),
+        model=getattr(provider, "model", "") or "",
+        tool_format=getattr(provider, "tool_format", "native"),
+    )
+
+
+# --- stubs and cuts ------------------------------------------------------------------------------
+
+
+def stub_reads(turns: list[Turn]) -> list[Turn]:
+    """``turns`` with each read tool's result replaced by a one-line stub."""
+    names: dict[str, str] = {}
+    out = []
+    for turn in turns:
+        names.update({call.id: call.name for call in turn.tool_calls})
+        name = names.get(turn.tool_call_id or "", "")
+        spec = get_tool(name) if turn.role == "tool" else None
+        stub = STUB.format(name=name)
+        if spec is not None and spec.kind == "read" and len(turn.content) > len(stub):
+            turn = replace(turn, content=stub)
+        out.append(turn)
+    return out
+
+
+def cut_turns(turns: list[Turn], *, ratio: float) -> list[Turn]:
+    """Every turn's text cut to ``ratio`` of its length (a marker says so)."""
+    out = []
+    for turn in turns:
+        keep = int(len(turn.content) * ratio)
+        if len(turn.content) > len(CUT) and keep < len(turn.content):
+            turn = replace(turn, content=turn.content[:keep] + CUT)
+        out.append(turn)
+    return out
+
+
+# --- what was dropped ----------------------------------------------------------------------------
+
+
+def dropped_summary(*, conversation: Conversation, first_kept: Message) -> str:
+    """What the messages before ``first_kept`` held, from rows: a ``<spotter_event>`` block."""
+    earlier = Message.objects.filter(conversation=conversation, pk__lt=first_kept.pk)
+    count = earlier.exclude(role=Message.Role.TOOL).count()
+    since = earlier.order_by("pk").values_list("created_at", flat=True).first()
+    batches = PendingToolBatch.objects.filter(
+        conversation=conversation, messages__pk__lt=first_kept.pk
+    ).distinct()
+    decisions = BatchDecision.objects.filter(
+        events__conversation=conversation, events__pk__lt=first_kept.pk
+    )
+    kinds = dict(
+        decisions.order_by().values_list("kind").annotate(n=Count("pk")).values_list("kind", "n")
+    )
+    when = f" (from {since.date().isoformat()})" if isinstance(since, datetime.datetime) else ""
+    lines = [
+        f"The {count:,} earlier message{'s' if count != 1 else ''}{when} "
+        f"{'are' if count != 1 else 'is'} not shown: the conversation is longer than the "
+        "model's context window."
+    ]
+    decided = ", ".join(
+        f"{kinds[kind]} {BatchDecision.Kind(kind).label.lower()}"
+        for kind in BatchDecision.Kind.values
+        if kinds.get(kind)
+    )
+    lines.append(
+        f"Batches of changes proposed in them: {batches.count()}. "
+        + (f"Decisions: {decided}." if decided else "No decision was made in them.")
+    )
+    latest = list(decisions.order_by("-created_at", "-pk")[:LATEST_DECISIONS])
+    for decision in reversed(latest):
+        names = ", ".join(str(call.get("name", "")) for call in decision.calls[:4])
+        more = f" and {len(decision.calls) - 4} more" if len(decision.calls) > 4 else ""
+        lines.append(
+            f"- {timezone.localtime(decision.created_at).date().isoformat()} "
+            f"{decision.get_kind_display().lower()}: {names}{more}"
+        )
+    lines.append("The program summary above is current; call the read tools for anything else.")
+    body = "\n".join(lines)
+    return f'<spotter_event kind="earlier">\n{body}\n</spotter_event>'
+
+
+# --- one turn's request --------------------------------------------------------------------------
+
+
+@dataclass
+class TurnRequest:
+    """The request of each model call of one turn (see the module docstring)."""
+
+    conversation: Conversation
+    provider: Provider
+    counter: TokenCounter
+    budget: int
+    system: str
+    tools: list[dict[str, Any]]
+    fixed: int
+    detail: str
+    exchanges: list[Exchange] = field(default_factory=list)
+    sizes: list[int] = field(default_factory=list)
+    complete_history: bool = True
+    summaries: dict[int, tuple[str, int]] = field(default_factory=dict)
+    last_prompt_tokens: int = 0
+    dropped_exchanges: int = 0
+
+    @classmethod
+    def start(
+        cls,
+        *,
+        conversation: Conversation,
+        before: Message | None,
+        provider: Provider,
+        today: datetime.date | None = None,
+    ) -> TurnRequest:
+        counter = provider_counter(provider)
+        budget = prompt_budget()
+        tools = tool_definitions()
+        batch = proposals.open_batch(conversation=conversation)
+        for detail in SUMMARY_DETAILS:
+            system = build_system_prompt(
+                program=conversation.program,
+                athlete=conversation.athlete,
+                batch=batch,
+                today=today,
+                detail=detail,
+            )
+            fixed = counter.request(system=system, turns=[], tools=tools)
+            if fixed <= FIXED_SHARE * budget:
+                break
+        request = cls(
+            conversation=conversation,
+            provider=provider,
+            counter=counter,
+            budget=budget,
+            system=system,
+            tools=tools,
+            fixed=fixed,
+            detail=detail,
+        )
+        request._load(before)
+        return request
+
+    # --- reading the history, newest first ---
+
+    def _load(self, before: Message | None) -> None:
+        """Read pages of messages, newest first, until the exchanges read fill the budget. Each
+        page is turned into exchanges once; its oldest exchange may go on in the page before, so
+        its messages wait for that page (``partial``)."""
+        newest_first = (
+            Message.objects.filter(conversation=self.conversation)
+            .exclude(role=Message.Role.TOOL)
+            .select_related("decision")
+            .order_by("-pk")
+        )
+        if before is not None:
+            newest_first = newest_first.filter(pk__lt=before.pk)
+        exchanges: list[Exchange] = []  # newest first while reading
+        sizes: list[int] = []
+        partial: list[Message] = []
+        answers: dict[tuple[int | None, str], Message] = {}
+        room, total, cursor = self.budget - self.fixed, 0, None
+        while True:
+            page = list((newest_first.filter(pk__lt=cursor) if cursor else newest_first)[:PAGE])
+            exhausted = len(page) < PAGE
+            if page:
+                cursor = page[-1].pk
+            page.reverse()
+            asked = [m.pk for m in page if m.role == Message.Role.ASSISTANT and m.tool_calls]
+            if asked:
+                for answer in Message.objects.filter(role=Message.Role.TOOL, reply_to__in=asked):
+                    answers[(answer.reply_to_id, answer.tool_call_id)] = answer
+            messages = page + partial
+            found = exchanges_from(messages, answers)
+            partial = []
+            if not exhausted:  # the oldest exchange found may go on in the page before
+                keep_from = found[1].start.pk if len(found) > 1 else None
+                partial = [m for m in messages if keep_from is None or m.pk < keep_from]
+                found = found[1:]
+            for exchange in reversed(found):
+                if len(exchanges) >= FULL_READS_EXCHANGES:
+                    exchange.turns = stub_reads(exchange.turns)
+                exchanges.append(exchange)
+                sizes.append(self.counter.turns(exchange.turns))
+                total += sizes[-1]
+            if exhausted or total >= room:
+                break
+        # Collected newest first; kept oldest first, as they are sent.
+        self.exchanges, self.sizes = exchanges[::-1], sizes[::-1]
+        self.complete_history = exhausted
+
+    # --- fitting one call ---
+
+    def _summary(self, first_kept: Message) -> tuple[str, int]:
+        if first_kept.pk not in self.summaries:
+            text = dropped_summary(conversation=self.conversation, first_kept=first_kept)
+            self.summaries[first_kept.pk] = (text, self.counter.turns([Turn("user", text)]))
+        return self.summaries[first_kept.pk]
+
+    def _fit_steps(self, steps: list[Turn], room: int) -> list[Turn]:
+        if not steps or self.counter.turns(steps) <= room:
+            return steps
+        last = max(i for i, t in enumerate(steps) if t.role == "assistant")
+        steps = stub_reads(steps[:last]) + steps[last:]
+        size = self.counter.turns(steps)
+        if size > room:
+            steps = steps[:last] + cut_turns(steps[last:], ratio=max(0.0, room / size * 0.9))
+        return steps
+
+    def fit(self, steps: list[Turn] | None = None) -> list[Turn]:
+        """The turns of the next call: what fits of the history, then ``steps`` (this turn's
+        read rounds so far)."""
+        steps = list(steps or [])
+        if not self.exchanges:
+            return steps
+        latest = self.sizes[-1]
+        # The summary of what is dropped has a bounded size: reserve the one for dropping all but
+        # the newest exchange (the exact one is counted below).
+        summary = 0
+        if len(self.exchanges) > 1 or not self.complete_history:
+            summary = self._summary(self.exchanges[-1].start)[1] + SUMMARY_SLACK
+        steps = self._fit_steps(steps, max(0, self.budget - self.fixed - latest - summary))
+        room = self.budget - self.fixed - self.counter.turns(steps)
+        keep, used = 1, latest
+        while keep < len(self.exchanges):
+            dropping = keep + 1 < len(self.exchanges) or not self.complete_history
+            if used + self.sizes[-keep - 1] + (summary if dropping else 0) > room:
+                break
+            used += self.sizes[-keep - 1]
+            keep += 1
+        ratio = 1.0
+        while True:
+            turns = self._assemble(keep, ratio)
+            total = self.counter.request(system=self.system, turns=turns + steps, tools=self.tools)
+            if total <= self.budget or ratio < 0.01:
+                break
+            if keep > 1:
+                keep -= 1
+            else:  # the latest exchange alone is too long: cut its text
+                ratio *= max(0.1, (self.budget - self.fixed) / max(1, total - self.fixed) * 0.9)
+        self.last_prompt_tokens = total
+        self.dropped_exchanges = len(self.exchanges) - keep
+        return turns + steps
+
+    def _assemble(self, keep: int, ratio: float) -> list[Turn]:
+        kept = self.exchanges[-keep:]
+        turns = [turn for exchange in kept for turn in exchange.turns]
+        if ratio < 1.0:
+            turns = cut_turns(turns, ratio=ratio)
+        if keep < len(self.exchanges) or not self.complete_history:
+            summary, _ = self._summary(kept[0].start)
+            first = turns[0]
+            turns[0] = replace(first, content=f"{summary}\n\n{first.content}")
+        return turns
+
+    def complete(self, steps: list[Turn] | None = None) -> LLMResponse:
+        """One model call with what fits; the reply comes back bounded (``bound_reply``)."""
+        response = self.provider.complete(
+            system=self.system, turns=self.fit(steps), tools=self.tools
+        )
+        response.text = bound_reply(response.text or "")
+        return response
