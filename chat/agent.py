@@ -48,6 +48,7 @@ from . import audit, budget, proposals, refusals
 from .models import Conversation, Message, ToolCallRecord
 from .prompt import MAX_TOOL_RESULT_CHARS, step_turns
 from .storable import strip_nul
+from .usage import TurnUsage, response_usage
 
 logger = logging.getLogger(__name__)
 
@@ -88,40 +89,13 @@ def claim(*, message_id: int, attempt: int | None = None) -> bool:
 
 
 @dataclass
-class _Usage:
-    provider: str = ""
-    model: str = ""
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    latency_ms: int = 0
-    calls: int = 0
-
-    def add(self, response: LLMResponse, provider: Provider) -> None:
-        self.provider = response.provider or getattr(provider, "name", "")
-        self.model = response.model or getattr(provider, "model", "")
-        self.prompt_tokens += response.usage.prompt_tokens or 0
-        self.completion_tokens += response.usage.completion_tokens or 0
-        self.latency_ms += response.latency_ms or 0
-        self.calls += 1
-
-    def fields(self) -> dict[str, Any]:
-        return {
-            "provider": self.provider[:50],
-            "model": self.model[:200],
-            "prompt_tokens": self.prompt_tokens if self.calls else None,
-            "completion_tokens": self.completion_tokens if self.calls else None,
-            "latency_ms": self.latency_ms if self.calls else None,
-        }
-
-
-@dataclass
 class _Turn:
     placeholder: Message
     conversation: Conversation
     provider: Provider
     attempt: int = 1
     started: float = field(default_factory=time.monotonic)
-    usage: _Usage = field(default_factory=_Usage)
+    usage: TurnUsage = field(default_factory=TurnUsage)
     steps: list[dict[str, Any]] = field(default_factory=list)
 
     @property
@@ -235,16 +209,6 @@ def _is_read(call: ToolCall) -> bool:
     return spec is not None and spec.kind == "read"
 
 
-def _response_usage(response: LLMResponse, provider: Provider) -> dict[str, Any]:
-    return {
-        "provider": (response.provider or getattr(provider, "name", ""))[:50],
-        "model": (response.model or getattr(provider, "model", ""))[:200],
-        "prompt_tokens": response.usage.prompt_tokens,
-        "completion_tokens": response.usage.completion_tokens,
-        "latency_ms": response.latency_ms,
-    }
-
-
 def _run_reads(turn: _Turn, reads: list[ToolCall], response: LLMResponse) -> list[dict[str, Any]]:
     """Run the read tools now; returns their stored answers and records them in the audit log."""
     answers, statuses, results = [], {}, {}
@@ -267,7 +231,7 @@ def _run_reads(turn: _Turn, reads: list[ToolCall], response: LLMResponse) -> lis
             calls=reads,
             statuses=statuses,
             results=results,
-            usage=_response_usage(response, turn.provider),
+            usage=response_usage(response, turn.provider),
         )
     return answers
 
@@ -360,7 +324,7 @@ def _finish_proposals(
             message=message,
             calls=calls,
             writes={c.id for c in calls if not _is_read(c)},
-            usage=_response_usage(response, turn.provider),
+            usage=response_usage(response, turn.provider),
         )
         answers = dict(proposal.answers)
         for answer in read_answers:

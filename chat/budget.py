@@ -5,7 +5,10 @@ safety margin (2 %, at least 256 tokens), and fills it in this order:
 
 1. **The fixed part**: the tool schemas and the system prompt (rules, the program summary, what is
    pending). The summary shows as much of the program as keeps this part within 70 % of the budget
-   (``coach.render.program_summary``'s levels: full, current, brief, outline).
+   (``coach.render.program_summary``'s levels: full, current, brief, outline). When even the
+   outline leaves too little room (a small window, 8k), whole tool families are left out of the
+   turn, the newest first (``TOOL_TIERS``): library, then schedule; the program tools and the
+   training reads always go.
 2. **This turn's read rounds** (``Message.steps`` so far). If they don't fit, the results of the
    older rounds become a one-line stub, then the newest ones are cut with a marker.
 3. **The most recent exchanges that fit**, newest first. An exchange (``chat.prompt.Exchange``) is
@@ -176,6 +179,22 @@ def dropped_summary(*, conversation: Conversation, first_kept: Message) -> str:
 # --- one turn's request --------------------------------------------------------------------------
 
 
+# The tool families a turn sends, richest first; a small window falls back to the later ones.
+TOOL_TIERS = (
+    None,  # every family
+    ("program", "training", "schedule"),
+    ("program", "training"),
+)
+
+
+def tool_tiers() -> list[list[dict[str, Any]]]:
+    every = tool_definitions()
+    return [
+        [t for t in every if families is None or get_tool(t["name"]).category in families]
+        for families in TOOL_TIERS
+    ]
+
+
 @dataclass
 class TurnRequest:
     """The request of each model call of one turn (see the module docstring)."""
@@ -206,17 +225,22 @@ class TurnRequest:
     ) -> TurnRequest:
         counter = provider_counter(provider)
         budget = prompt_budget()
-        tools = tool_definitions()
         batch = proposals.open_batch(conversation=conversation)
-        for detail in SUMMARY_DETAILS:
-            system = build_system_prompt(
-                program=conversation.program,
-                athlete=conversation.athlete,
-                batch=batch,
-                today=today,
-                detail=detail,
-            )
-            fixed = counter.request(system=system, turns=[], tools=tools)
+        systems: dict[str, str] = {}  # the prompt at each summary level, built once
+        for tools in tool_tiers():
+            for detail in SUMMARY_DETAILS:
+                if detail not in systems:
+                    systems[detail] = build_system_prompt(
+                        program=conversation.program,
+                        athlete=conversation.athlete,
+                        batch=batch,
+                        today=today,
+                        detail=detail,
+                    )
+                system = systems[detail]
+                fixed = counter.request(system=system, turns=[], tools=tools)
+                if fixed <= FIXED_SHARE * budget:
+                    break
             if fixed <= FIXED_SHARE * budget:
                 break
         request = cls(

@@ -294,7 +294,7 @@ def test_a_turn_cut_off_from_the_database_gives_its_reply_back(conversation, mon
     def unreachable(*args, **kwargs):
         raise OperationalError("server closed the connection unexpectedly")
 
-    monkeypatch.setattr(agent, "build_turns", unreachable)
+    monkeypatch.setattr(agent.budget.TurnRequest, "start", unreachable)
     with pytest.raises(OperationalError):
         agent.run_turn(placeholder=placeholder, attempt=1)
     assert state(placeholder) == ("pending", 1, 0)
