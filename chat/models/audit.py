@@ -14,39 +14,29 @@ from django.db.models import Q
 
 from .conversation import Conversation, Message, PendingToolBatch
 
-MANY_CALLS_PER_TURN = 5
-STATUSES = (
-    "proposed",
-    "refused",
-    "awaiting_review",
-    "applied",
-    "cancelled",
-    "failed",
-    "stale",
-    "expired",
-    "declined",
-    "removed",
-    "undone",
-    "executed",
-    "read_failed",
-)  # seed 003's monitoring rule: more than this in one turn is flagged
+MANY_CALLS_PER_TURN = 5  # seed 003's monitoring rule: more than this in one turn is flagged
+
+
+class ToolCallStatus(models.TextChoices):
+    """Where a tool call stands; ``ToolCallRecord.transitions`` keeps every step."""
+
+    PROPOSED = "proposed", "Proposed (waiting for Apply)"
+    REFUSED = "refused", "Refused at proposal (invalid)"
+    AWAITING_REVIEW = "awaiting_review", "Waiting for the coach"
+    APPLIED = "applied", "Applied"
+    CANCELLED = "cancelled", "Cancelled"
+    FAILED = "failed", "Apply failed"
+    STALE = "stale", "Stale"
+    EXPIRED = "expired", "Expired"
+    DECLINED = "declined", "Declined by the coach"
+    REMOVED = "removed", "Removed from the batch by the athlete"
+    UNDONE = "undone", "Undone"
+    EXECUTED = "executed", "Read: executed"
+    READ_FAILED = "read_failed", "Read: failed"
 
 
 class ToolCallRecord(models.Model):
-    class Status(models.TextChoices):
-        PROPOSED = "proposed", "Proposed (waiting for Apply)"
-        REFUSED = "refused", "Refused at proposal (invalid)"
-        AWAITING_REVIEW = "awaiting_review", "Waiting for the coach"
-        APPLIED = "applied", "Applied"
-        CANCELLED = "cancelled", "Cancelled"
-        FAILED = "failed", "Apply failed"
-        STALE = "stale", "Stale"
-        EXPIRED = "expired", "Expired"
-        DECLINED = "declined", "Declined by the coach"
-        REMOVED = "removed", "Removed from the batch by the athlete"
-        UNDONE = "undone", "Undone"
-        EXECUTED = "executed", "Read: executed"
-        READ_FAILED = "read_failed", "Read: failed"
+    Status = ToolCallStatus
 
     class Kind(models.TextChoices):
         READ = "read", "Read"
@@ -130,7 +120,7 @@ class ToolCallRecord(models.Model):
         indexes = [models.Index(fields=["athlete", "created_at"])]
         constraints = [
             models.CheckConstraint(
-                condition=Q(status__in=list(STATUSES)), name="toolcall_status_valid"
+                condition=Q(status__in=ToolCallStatus.values), name="toolcall_status_valid"
             )
         ]
 

@@ -272,23 +272,28 @@ class PendingToolBatch(models.Model):
         return self.conversation.program
 
 
+class DecisionKind(models.TextChoices):
+    """What was decided about a batch (``BatchDecision.kind``)."""
+
+    APPLIED = "applied", "Applied"
+    CANCELLED = "cancelled", "Cancelled"
+    FAILED = "failed", "Apply failed"
+    STALE = "stale", "Stale (re-previewed)"
+    EXPIRED = "expired", "Expired"
+    EDITED = "edited", "Edited"
+    REMOVED = "removed", "Item removed"
+    REVIEW_REQUESTED = "review_requested", "Sent to the coach for review"
+    APPROVED = "approved", "Approved by the coach"
+    DECLINED = "declined", "Declined by the coach"
+    UNDONE = "undone", "Undone"
+
+
 class BatchDecision(models.Model):
     """One decision on a batch, stored as data (zulip's RealmAuditLog shape): what happened, who
     did it, when, the calls as they stood, their results and the edits. The note the model reads
     and the line the athlete sees are both rendered from this row (``chat.notes``)."""
 
-    class Kind(models.TextChoices):
-        APPLIED = "applied", "Applied"
-        CANCELLED = "cancelled", "Cancelled"
-        FAILED = "failed", "Apply failed"
-        STALE = "stale", "Stale (re-previewed)"
-        EXPIRED = "expired", "Expired"
-        EDITED = "edited", "Edited"
-        REMOVED = "removed", "Item removed"
-        REVIEW_REQUESTED = "review_requested", "Sent to the coach for review"
-        APPROVED = "approved", "Approved by the coach"
-        DECLINED = "declined", "Declined by the coach"
-        UNDONE = "undone", "Undone"
+    Kind = DecisionKind
 
     batch = models.ForeignKey(PendingToolBatch, on_delete=models.CASCADE, related_name="decisions")
     kind = models.CharField(max_length=20, choices=Kind.choices)
@@ -327,21 +332,7 @@ class BatchDecision(models.Model):
         ordering = ["created_at", "pk"]
         constraints = [
             models.CheckConstraint(
-                condition=Q(
-                    kind__in=[
-                        "applied",
-                        "cancelled",
-                        "failed",
-                        "stale",
-                        "expired",
-                        "edited",
-                        "removed",
-                        "review_requested",
-                        "approved",
-                        "declined",
-                        "undone",
-                    ]
-                ),
+                condition=Q(kind__in=DecisionKind.values),
                 name="decision_kind_valid",
             )
         ]
