@@ -4,6 +4,7 @@ provider (the fake server) is measured with its tokens and latency."""
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -54,31 +55,33 @@ def report_of(outcomes, provider, k: int = 1, phrasing: str = "command") -> dict
     )
 
 
-def test_every_command_form_scenario_of_the_repository_passes_on_the_offline_coach():
-    scenarios = load_path(SCENARIOS)
-    assert {s.id for s in scenarios} >= {f"000-{n:02}" for n in range(1, 18)}
-    assert any(s.id.startswith("001-") for s in scenarios)
-    assert any(s.id.startswith("003-") for s in scenarios)
+REPOSITORY_SCENARIOS = load_path(SCENARIOS)
 
-    outcomes = evaluate(scenarios, provider=OfflineProvider(), k=1, phrasing="command")
 
-    failing = {
-        o.scenario.id: [
-            (step.label, check.name, check.detail)
-            for run in o.runs
-            for step in run.steps
-            for check in step.checks
-            if not check.passed
-        ]
-        or [run.error for run in o.runs]
-        for o in outcomes
-        if o.status == "fail"
-    }
-    assert failing == {}
-    skipped = {o.scenario.id for o in outcomes if o.status == "skipped"}
-    assert skipped == {s.id for s in scenarios if s.needs_model}
-    assert all(run.exact for o in outcomes for run in o.runs)
-    # Each run was rolled back: no fixture athlete, program or conversation is left.
+def test_the_repository_has_seed_000s_17_scenarios_and_those_of_seeds_001_and_003():
+    ids = {s.id for s in REPOSITORY_SCENARIOS}
+    assert ids >= {f"000-{n:02}" for n in range(1, 18)}
+    assert any(i.startswith("001-") for i in ids) and any(i.startswith("003-") for i in ids)
+    assert all(s.phrasing_ok("natural") == "" for s in REPOSITORY_SCENARIOS)
+
+
+@pytest.mark.parametrize("scenario", REPOSITORY_SCENARIOS, ids=lambda s: s.id)
+def test_each_command_form_scenario_of_the_repository_passes_on_the_offline_coach(scenario):
+    [outcome] = evaluate([scenario], provider=OfflineProvider(), k=1, phrasing="command")
+
+    if scenario.needs_model:
+        assert outcome.status == "skipped"
+        return
+    [run] = outcome.runs
+    failed = [
+        (step.label, check.name, check.detail)
+        for step in run.steps
+        for check in step.checks
+        if not check.passed
+    ]
+    assert (run.error, failed) == ("", [])
+    assert outcome.status == "pass" and run.exact
+    # The run was rolled back: no fixture athlete, program or conversation is left.
     assert not Program.objects.filter(athlete__username__startswith="eval-").exists()
     assert not Conversation.objects.exists()
 
@@ -210,22 +213,23 @@ expect = { calls = [], pending = false, reply = { regex = "Nothing was changed" 
 def test_the_command_writes_the_json_report_and_fails_when_a_scenario_fails(tmp_path):
     path = write(tmp_path, RENAME)
     target = tmp_path / "out" / "report.json"
+    out = io.StringIO()
     call_command(
         "eval_coach", "--provider", "offline", "-k", "2", "--scenarios", str(path),
-        "--report", str(target), stdout=open(tmp_path / "stdout.txt", "w"),
+        "--report", str(target), stdout=out,
     )  # fmt: skip
     report = json.loads(target.read_text())
     assert report["schema"] == "spotter-eval-coach/1"
     assert (report["provider"], report["phrasing"], report["k"]) == ("offline", "command", 2)
     assert report["summary"]["passed"] == 1 and report["summary"]["pass_hat_k"] == 1.0
     assert report["scenarios"][0]["runs"] == 2
-    assert "passed 1/1" in (tmp_path / "stdout.txt").read_text()
+    assert "passed 1/1" in out.getvalue()
 
     failing = write(tmp_path, RENAME.replace('"1.1.1.name" = "Goblet Squat"', '"1.1.1.name" = "X"'))
     with pytest.raises(CommandError, match="1 scenario"):
         call_command(
             "eval_coach", "--provider", "offline", "--scenarios", str(failing),
-            "--report", str(target), stdout=open(tmp_path / "stdout.txt", "w"),
+            "--report", str(target), stdout=io.StringIO(),
         )  # fmt: skip
     assert json.loads(target.read_text())["scenarios"][0]["status"] == "fail"
 
