@@ -301,7 +301,8 @@ def check_step(
 ) -> list[Check]:
     checks: list[Check] = []
     if step.is_message:
-        checks.append(Check("no write without Apply", not changed, "the program changed" * changed))
+        detail = "the program, the library or the activities changed" if changed else ""
+        checks.append(Check("no write without Apply", not changed, detail))
     for reply in result.replies:
         if reply.status != Message.Status.COMPLETE:
             checks.append(Check("reply completed", False, f"{reply.status} ({reply.error_code})"))

@@ -256,3 +256,33 @@ def test_natural_only_scenarios_are_skipped_on_the_offline_coach_and_say_why(tmp
 def test_a_bad_scenario_file_is_refused_with_the_reason(tmp_path, text, message):
     with pytest.raises(ScenarioError, match=message):
         load_path(write(tmp_path, text))
+
+
+@pytest.mark.parametrize("weekday", range(7))
+def test_every_placeholder_of_the_repository_resolves_whatever_the_day(weekday):
+    """Scenarios name dates relative to today: on any day of the week each one lands on a session
+    of its fixture (the product itself runs on the real date, so this checks the files)."""
+    import dataclasses
+    import datetime
+
+    from chat.evals.fixtures import build
+    from chat.evals.runner import _render
+    from chat.evals.templates import Context
+
+    today = datetime.date(2026, 11, 16) + datetime.timedelta(days=weekday)
+    files: dict[str, list] = {}
+    for scenario in REPOSITORY_SCENARIOS:
+        files.setdefault(scenario.file, []).append(scenario)
+    for scenarios in files.values():
+        # Training data adds activities, not sessions: leave it out here to keep this fast.
+        fixture = {**scenarios[0].fixture, "training": False}
+        world = build(fixture, today=today)
+        ctx = Context(today=today, program=world.program, athlete=world.athlete)
+        for scenario in scenarios:
+            assert {**scenario.fixture, "training": False} == fixture
+            for step in scenario.steps:
+                for phrasing in ("command", "natural"):
+                    if step.text(phrasing):
+                        ctx.render(step.text(phrasing))
+                for value in dataclasses.asdict(step)["expect"].values():
+                    _render(ctx, value)
