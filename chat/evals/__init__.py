@@ -12,6 +12,7 @@ here re-implements the agent: what is measured is the product.
   resolved against each run's fixture.
 * ``matchers``: argument matchers (exact, one_of, range, regex, any, absent) and call matching.
 * ``fixtures``: the program, training data and library a scenario starts from.
-* ``runner``: one run of one scenario (steps, observations, checks).
+* ``runner``: one run of one scenario through the product; ``results`` what it observed;
+  ``checks`` what each step expects against that.
 * ``report``: k runs per scenario, pass^k, exact tool-call match, tokens, latency, the JSON report.
 """

@@ -18,7 +18,7 @@ status, tokens, model latency) and the program's export.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 from django.db import transaction
@@ -36,73 +36,12 @@ from ..agent import run_turn
 from ..models import Message, ToolCallRecord
 from ..services import message_send
 from . import fixtures
-from .matchers import MISSING, call_matches, lookup, match_calls, matches
+from .checks import check_step, exact_match
+from .results import Reply, RunResult, StepResult
 from .scenarios import CallSpec, Scenario, Step
 from .templates import Context
 
-QUEUED = ToolCallRecord.Status.PROPOSED
 MAX_REPLIES_PER_STEP = 10
-
-
-@dataclass
-class Check:
-    name: str
-    passed: bool
-    detail: str = ""
-
-
-@dataclass
-class Reply:
-    status: str
-    content: str
-    error_code: str
-    prompt_tokens: int
-    completion_tokens: int
-    model_latency_ms: int
-    turn_ms: int
-    model_calls: int
-
-
-@dataclass
-class StepResult:
-    label: str
-    text: str | None = None
-    calls: list[dict[str, Any]] = field(default_factory=list)
-    replies: list[Reply] = field(default_factory=list)
-    outcomes: list[str] = field(default_factory=list)
-    checks: list[Check] = field(default_factory=list)
-    exact: bool | None = None
-
-    @property
-    def queued(self) -> list[dict[str, Any]]:
-        return [c for c in self.calls if c["kind"] == "write" and c["status"] == QUEUED]
-
-    @property
-    def reads(self) -> list[dict[str, Any]]:
-        return [c for c in self.calls if c["kind"] == "read"]
-
-    @property
-    def reply_text(self) -> str:
-        return "\n\n".join(r.content for r in self.replies)
-
-
-@dataclass
-class RunResult:
-    steps: list[StepResult] = field(default_factory=list)
-    error: str = ""
-    wall_ms: int = 0
-
-    @property
-    def passed(self) -> bool:
-        return not self.error and all(c.passed for s in self.steps for c in s.checks)
-
-    @property
-    def exact(self) -> bool:
-        return not self.error and all(s.exact is not False for s in self.steps)
-
-    @property
-    def replies(self) -> list[Reply]:
-        return [r for s in self.steps for r in s.replies]
 
 
 class _Scripted:
@@ -291,102 +230,3 @@ def snapshot(world: fixtures.World) -> tuple[Any, ...]:
         ),
         Activity.all_objects.filter(athlete=world.athlete).count(),
     )
-
-
-# --- checks --------------------------------------------------------------------------------------
-
-
-def check_step(
-    step: Step, expect: dict[str, Any], result: StepResult, *, world: fixtures.World, changed: bool
-) -> list[Check]:
-    checks: list[Check] = []
-    if step.is_message:
-        detail = "the program, the library or the activities changed" if changed else ""
-        checks.append(Check("no write without Apply", not changed, detail))
-    for reply in result.replies:
-        if reply.status != Message.Status.COMPLETE:
-            checks.append(Check("reply completed", False, f"{reply.status} ({reply.error_code})"))
-    if "calls" in expect:
-        ok, why = match_calls(expect["calls"], result.queued, strict=False)
-        checks.append(Check("tool calls proposed", ok, why))
-    if "any_of" in expect:
-        reasons = [match_calls(o, result.queued, strict=False) for o in expect["any_of"]]
-        ok = any(r[0] for r in reasons)
-        checks.append(Check("tool calls proposed (one of)", ok, " | ".join(r[1] for r in reasons)))
-    for spec in expect.get("reads", []):  # each expected read ran (other reads are allowed)
-        found = [call_matches(spec, c) for c in result.reads]
-        ok = any(f[0] for f in found)
-        detail = "" if ok else "; ".join(f[1] for f in found if f[1]) or "not run"
-        checks.append(Check(f"read {spec.tool}", ok, detail))
-    if expect.get("answered"):
-        last = result.replies[-1] if result.replies else None
-        ok = bool(last and last.status == Message.Status.COMPLETE and last.content.strip())
-        ok = ok and not result.queued and not (last and last.error_code)
-        checks.append(
-            Check("answered without a proposal", ok, "" if ok else _why_not_answered(result))
-        )
-    if "refused" in expect:
-        refused = expect["refused"]
-        ok = not result.queued
-        detail = "" if ok else f"queued {[c['name'] for c in result.queued]}"
-        if ok and isinstance(refused, dict) and "reply" in refused:
-            ok, detail = matches(result.reply_text, refused["reply"])
-        checks.append(Check("refused with the real bounds", ok, detail))
-    if "reply" in expect:
-        ok, why = matches(result.reply_text, expect["reply"])
-        checks.append(Check("reply", ok, why))
-    if "pending" in expect:
-        open_now = proposals.find_open(conversation=world.conversation) is not None
-        checks.append(Check("card open", open_now == bool(expect["pending"]), f"open={open_now}"))
-    if "outcome" in expect:
-        final = result.outcomes[-1] if result.outcomes else "none"
-        checks.append(
-            Check("click outcome", final == expect["outcome"], " → ".join(result.outcomes))
-        )
-    if expect.get("acknowledged"):
-        ok = bool(result.replies) and all(
-            r.status == Message.Status.COMPLETE and r.content.strip() for r in result.replies
-        )
-        checks.append(
-            Check("the model was told and answered", ok, f"{len(result.replies)} replies")
-        )
-    if "program" in expect:
-        exported = export_program(world.program)
-        for path, matcher in expect["program"].items():
-            ok, why = matches(program_value(exported, path), matcher)
-            checks.append(Check(f"program {path}", ok, why))
-    return checks
-
-
-def _why_not_answered(result: StepResult) -> str:
-    if result.queued:
-        return f"proposed {[c['name'] for c in result.queued]}"
-    if not result.replies:
-        return "no reply"
-    last = result.replies[-1]
-    return f"{last.status} {last.error_code}".strip() or "empty reply"
-
-
-def exact_match(expect: dict[str, Any], result: StepResult) -> bool:
-    """The strict tool-call match of a message step: the queued writes are one of the expected
-    lists one for one, in order, and the reads that ran are exactly the expected reads."""
-    options = expect.get("any_of") or [expect.get("calls", [])]
-    writes = any(match_calls(o, result.queued, strict=True)[0] for o in options)
-    reads = match_calls(expect.get("reads", []), result.reads, strict=True)[0]
-    return writes and reads
-
-
-def program_value(exported: dict[str, Any], path: str) -> Any:
-    """``1.2.3.name`` is week 1, session 2, exercise 3's name (numbers from 1); other paths are
-    looked up in the export as they are (``weeks.length``)."""
-    parts = path.split(".")
-    value: Any = exported
-    for level in ("weeks", "sessions", "exercises"):
-        if not parts or not parts[0].isdigit():
-            break
-        items = value.get(level) if isinstance(value, dict) else None
-        index = int(parts.pop(0)) - 1
-        if not isinstance(items, list) or not 0 <= index < len(items):
-            return MISSING
-        value = items[index]
-    return lookup(value, ".".join(parts)) if parts else value
