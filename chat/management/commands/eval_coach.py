@@ -14,6 +14,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
+from django.test.utils import override_settings
 from django.utils import timezone
 
 from chat.evals.report import Outcome, build_report, evaluate
@@ -55,10 +56,16 @@ class Command(BaseCommand):
         k = options["runs"]
         if not 1 <= k <= 100:
             raise CommandError(f"-k is 1 to 100, not {k}.")
+        overrides = {}
         if options["provider"]:
-            settings.LLM_PROVIDER = options["provider"]
+            overrides["LLM_PROVIDER"] = options["provider"]
         if options["model"]:
-            settings.LLM_MODEL = options["model"]
+            overrides["LLM_MODEL"] = options["model"]
+        # For this command only: the settings of the process are left as they were.
+        with override_settings(**overrides):
+            self._run(options, k)
+
+    def _run(self, options, k: int) -> None:
         paths = options["scenarios"] or [str(DEFAULT_SCENARIOS)]
         try:
             scenarios = [s for path in paths for s in load_path(path)]

@@ -286,3 +286,40 @@ def test_every_placeholder_of_the_repository_resolves_whatever_the_day(weekday):
                         ctx.render(step.text(phrasing))
                 for value in dataclasses.asdict(step)["expect"].values():
                     _render(ctx, value)
+
+
+def test_the_command_measures_an_anthropic_model_in_natural_language(
+    tmp_path, llm_settings_anthropic
+):
+    server = llm_settings_anthropic
+    args = {
+        "weekNumber": 1,
+        "sessionNumber": 1,
+        "exerciseNumber": 1,
+        "updates": {"name": "Goblet Squat"},
+    }
+    server.enqueue_anthropic_tool_use(
+        [("toolu_1", "modify_exercise", args)],
+        text="Goblet squats it is.",
+        usage={"input_tokens": 900, "output_tokens": 30},
+    )
+    server.enqueue_anthropic_text("Done.", usage={"input_tokens": 950, "output_tokens": 4})
+    target = tmp_path / "report.json"
+    call_command(
+        "eval_coach", "--provider", "anthropic", "--scenarios", str(write(tmp_path, RENAME)),
+        "--report", str(target), stdout=io.StringIO(),
+    )  # fmt: skip
+
+    report = json.loads(target.read_text())
+    assert (report["provider"], report["model"], report["phrasing"]) == (
+        "anthropic",
+        "fake-model",
+        "natural",
+    )
+    assert report["summary"]["passed"] == 1 and report["summary"]["exact_tool_calls"] == 1.0
+    assert (report["summary"]["prompt_tokens"], report["summary"]["completion_tokens"]) == (
+        1850,
+        34,
+    )
+    assert server.requests[0].path == "/v1/messages"
+    assert "Swap my back squats for goblet squats" in json.dumps(server.requests[0].json)
