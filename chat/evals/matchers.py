@@ -6,7 +6,8 @@ A matcher is written in a scenario file as:
 * ``{ one_of = [a, b] }``: equal to one of them;
 * ``{ range = [lo, hi] }``: ``lo <= value <= hi`` (numbers, or ISO dates as strings);
 * ``{ regex = "(?i)lunge" }``: the value, as text, contains a match (``re.search``);
-* ``{ any = true }``: present, any value; ``{ absent = true }``: not given (or null).
+* ``{ any = true }``: present, any value; ``{ absent = true }``: not given (or null);
+  ``{ empty = true }``: not given, null, or an empty list, text or object.
 
 Arguments are addressed by dotted paths: ``updates.name``, ``weeks.0.phase`` (list index from 0),
 ``session.cardio.duration``. A path not in the arguments is "absent".
@@ -101,6 +102,12 @@ def _absent(actual: Any, _operand: Any) -> tuple[bool, str]:
     return False, f"{actual!r} given, expected none"
 
 
+def _empty(actual: Any, _operand: Any) -> tuple[bool, str]:
+    if actual is MISSING or actual in (None, "", [], {}):
+        return True, ""
+    return False, f"{actual!r} given, expected nothing"
+
+
 def _shown(actual: Any) -> str:
     return "absent" if actual is MISSING else repr(actual)
 
@@ -111,6 +118,7 @@ OPERATORS = {
     "regex": _regex,
     "any": _any,
     "absent": _absent,
+    "empty": _empty,
 }
 
 

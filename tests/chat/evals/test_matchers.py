@@ -34,6 +34,9 @@ from chat.evals.templates import TemplateError, resolve_date
         (MISSING, {"absent": True}, True),
         (None, {"absent": True}, True),
         ({"type": "zone2"}, {"absent": True}, False),
+        (MISSING, {"empty": True}, True),
+        ([], {"empty": True}, True),
+        ([{"name": "Squat"}], {"empty": True}, False),
     ],
 )
 def test_each_matcher(actual, matcher, ok):
