@@ -177,6 +177,7 @@ def _loop(turn: _Turn) -> None:
         _before_model_call(turn, call_number)
         response = request.complete(step_turns(turn.steps))  # fits the context; reply bounded
         turn.usage.add(response, turn.provider)
+        turn.usage.tool_families = request.loaded  # recorded on the reply (chat.toolsets)
         calls = list(response.tool_calls)
         if not calls:
             _finish_text(turn, response)

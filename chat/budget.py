@@ -4,11 +4,13 @@ Every model call of a turn gets ``LLM_CONTEXT_TOKENS`` minus the reply's ``LLM_M
 safety margin (2 %, at least 256 tokens), and fills it in this order:
 
 1. **The fixed part**: the tool schemas and the system prompt (rules, the program summary, what is
-   pending). The summary shows as much of the program as keeps this part within 70 % of the budget
-   (``coach.render.program_summary``'s levels: full, current, brief, outline). When even the
-   outline leaves too little room (a small window, 8k), whole tool families are left out of the
-   turn, the newest first (``TOOL_TIERS``): library, then schedule; the program tools and the
-   training reads always go.
+   pending). The schemas are those of the program tools, ``use_tools`` and the families loaded
+   for the call (``chat.toolsets``: asked for in this turn, or in use in the last replies); every
+   other family is one line of the prompt. The summary shows as much of the program as keeps this
+   part within 70 % of the budget (``coach.render.program_summary``'s levels: full, current,
+   brief, outline). When even the outline leaves too little room (a small window, 8k), the
+   families in use are left out, then only those this turn asked for go with the program tools.
+   A family loaded in the middle of a turn (``fit``) chooses again.
 2. **This turn's read rounds** (``Message.steps`` so far). If they don't fit, the results of the
    older rounds become a one-line stub, then the newest ones are cut with a marker.
 3. **The most recent exchanges that fit**, newest first. An exchange (``chat.prompt.Exchange``) is
@@ -44,9 +46,9 @@ from django.utils import timezone
 from coach.llm.base import LLMResponse, Provider, Turn
 from coach.llm.tokens import TokenCounter, counter_for
 from coach.registry import get_tool, tool_definitions
-from coach.render import SUMMARY_DETAILS
+from coach.render import SUMMARY_DETAILS, program_summary
 
-from . import proposals
+from . import proposals, toolsets
 from .models import BatchDecision, Conversation, Message, PendingToolBatch
 from .prompt import Exchange, build_system_prompt, exchanges_from
 
@@ -179,22 +181,6 @@ def dropped_summary(*, conversation: Conversation, first_kept: Message) -> str:
 # --- one turn's request --------------------------------------------------------------------------
 
 
-# The tool families a turn sends, richest first; a small window falls back to the later ones.
-TOOL_TIERS = (
-    None,  # every family
-    ("program", "training", "schedule"),
-    ("program", "training"),
-)
-
-
-def tool_tiers() -> list[list[dict[str, Any]]]:
-    every = tool_definitions()
-    return [
-        [t for t in every if families is None or get_tool(t["name"]).category in families]
-        for families in TOOL_TIERS
-    ]
-
-
 @dataclass
 class TurnRequest:
     """The request of each model call of one turn (see the module docstring)."""
@@ -203,14 +189,21 @@ class TurnRequest:
     provider: Provider
     counter: TokenCounter
     budget: int
-    system: str
-    tools: list[dict[str, Any]]
-    fixed: int
-    detail: str
+    batch: PendingToolBatch | None
+    today: datetime.date | None
+    in_use: list[str]
+    system: str = ""
+    tools: list[dict[str, Any]] = field(default_factory=list)
+    fixed: int = 0
+    detail: str = ""
+    families: list[str] = field(default_factory=list)  # loaded for the next call
+    asked: list[str] = field(default_factory=list)  # asked for in this turn so far
+    loaded: list[str] = field(default_factory=list)  # loaded for any call of the turn
     exchanges: list[Exchange] = field(default_factory=list)
     sizes: list[int] = field(default_factory=list)
     complete_history: bool = True
     summaries: dict[int, tuple[str, int]] = field(default_factory=dict)
+    program_texts: dict[str, str] = field(default_factory=dict)
     last_prompt_tokens: int = 0
     dropped_exchanges: int = 0
 
@@ -223,38 +216,54 @@ class TurnRequest:
         provider: Provider,
         today: datetime.date | None = None,
     ) -> TurnRequest:
-        counter = provider_counter(provider)
-        budget = prompt_budget()
-        batch = proposals.open_batch(conversation=conversation)
-        systems: dict[str, str] = {}  # the prompt at each summary level, built once
-        for tools in tool_tiers():
-            for detail in SUMMARY_DETAILS:
-                if detail not in systems:
-                    systems[detail] = build_system_prompt(
-                        program=conversation.program,
-                        athlete=conversation.athlete,
-                        batch=batch,
-                        today=today,
-                        detail=detail,
-                    )
-                system = systems[detail]
-                fixed = counter.request(system=system, turns=[], tools=tools)
-                if fixed <= FIXED_SHARE * budget:
-                    break
-            if fixed <= FIXED_SHARE * budget:
-                break
         request = cls(
             conversation=conversation,
             provider=provider,
-            counter=counter,
-            budget=budget,
-            system=system,
-            tools=tools,
-            fixed=fixed,
-            detail=detail,
+            counter=provider_counter(provider),
+            budget=prompt_budget(),
+            batch=proposals.open_batch(conversation=conversation),
+            today=today,
+            in_use=toolsets.families_in_use(conversation=conversation, before=before),
         )
+        request._choose()
         request._load(before)
         return request
+
+    # --- the fixed part ---
+
+    def _system(self, detail: str, families: list[str]) -> str:
+        if detail not in self.program_texts:  # each summary level is rendered once a turn
+            self.program_texts[detail] = program_summary(
+                program=self.conversation.program,
+                today=self.today or timezone.localdate(),
+                detail=detail,
+            )
+        return build_system_prompt(
+            program=self.conversation.program,
+            athlete=self.conversation.athlete,
+            batch=self.batch,
+            today=self.today,
+            detail=detail,
+            families=families,
+            summary=self.program_texts[detail],
+        )
+
+    def _choose(self) -> None:
+        """The loaded families, schemas and summary level of the next call: the richest tier
+        (``toolsets.tiers``) whose fixed part fits ``FIXED_SHARE`` of the budget at some level,
+        else the poorest tier at the outline."""
+        for families in toolsets.tiers(in_use=self.in_use, asked=self.asked):
+            tools = tool_definitions(families=families)
+            for detail in SUMMARY_DETAILS:
+                system = self._system(detail, families)
+                fixed = self.counter.request(system=system, turns=[], tools=tools)
+                if fixed <= FIXED_SHARE * self.budget:
+                    break
+            if fixed <= FIXED_SHARE * self.budget:
+                break
+        self.system, self.tools, self.fixed, self.detail = system, tools, fixed, detail
+        self.families = families
+        self.loaded = toolsets.ordered([*self.loaded, *families])
 
     # --- reading the history, newest first ---
 
@@ -326,6 +335,10 @@ class TurnRequest:
         """The turns of the next call: what fits of the history, then ``steps`` (this turn's
         read rounds so far)."""
         steps = list(steps or [])
+        asked = toolsets.families_called(call for turn in steps for call in turn.tool_calls)
+        if asked != self.asked:  # this turn's read rounds loaded a family
+            self.asked = asked
+            self._choose()
         if not self.exchanges:
             return steps
         latest = self.sizes[-1]
@@ -370,8 +383,7 @@ class TurnRequest:
 
     def complete(self, steps: list[Turn] | None = None) -> LLMResponse:
         """One model call with what fits; the reply comes back bounded (``bound_reply``)."""
-        response = self.provider.complete(
-            system=self.system, turns=self.fit(steps), tools=self.tools
-        )
+        turns = self.fit(steps)  # first: it may load tool families
+        response = self.provider.complete(system=self.system, turns=turns, tools=self.tools)
         response.text = bound_reply(response.text or "")
         return response

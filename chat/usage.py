@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from coach.llm.base import LLMResponse, Provider
@@ -10,7 +10,8 @@ from coach.llm.base import LLMResponse, Provider
 
 @dataclass
 class TurnUsage:
-    """What the model calls of one turn cost: provider, model, tokens and latency, added up."""
+    """What the model calls of one turn cost: provider, model, tokens and latency, added up, and
+    the tool families loaded for them (``chat.toolsets``)."""
 
     provider: str = ""
     model: str = ""
@@ -18,6 +19,7 @@ class TurnUsage:
     completion_tokens: int = 0
     latency_ms: int = 0
     calls: int = 0
+    tool_families: list[str] = field(default_factory=list)
 
     def add(self, response: LLMResponse, provider: Provider) -> None:
         self.provider = response.provider or getattr(provider, "name", "")
@@ -34,6 +36,7 @@ class TurnUsage:
             "prompt_tokens": self.prompt_tokens if self.calls else None,
             "completion_tokens": self.completion_tokens if self.calls else None,
             "latency_ms": self.latency_ms if self.calls else None,
+            "tool_families": list(self.tool_families),
         }
 
 

@@ -5,22 +5,34 @@ sensitivity tier, confirmation and safety rules (``ToolSpec``).
 ``tool_definitions()`` gives provider-neutral definitions ``{"name", "description",
 "input_schema"}``; each input schema is self-contained (no ``$ref``/``$defs``, no titles), with
 ``type: object``, ``properties``, ``required`` and ``additionalProperties: false``.
+
+Tools come in families (``ToolSpec.category``; ``coach.tools.catalog``): ``MODULES`` lists the
+modules of tools, so adding a family is one line there. The ``ALWAYS_SENT`` families go with every
+model call; every other family is one line of the system prompt (``catalog_lines``) and is loaded
+with ``use_tools`` when the model needs it (``chat.toolsets`` chooses what a call sends).
 """
 
 from __future__ import annotations
 
 import copy
 import functools
+from collections.abc import Iterable
 from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
 
 from .tools import exercises, library, reads, schedule, sessions, training_reads, weeks
 from .tools.base import ToolSpec
+from .tools.catalog import CATALOG, USE_TOOLS, Family, families_of, use_tools_spec
 
 __all__ = [
+    "ALWAYS_SENT",
+    "FAMILIES",
     "REGISTRY",
+    "USE_TOOLS",
     "ToolSpec",
+    "catalog_lines",
+    "family_of",
     "get_tool",
     "input_schema",
     "policy_lines",
@@ -42,11 +54,21 @@ def _checked(spec: ToolSpec) -> ToolSpec:
     return spec
 
 
+# The modules of tools, in the order their tools are listed; a new family is one more module here.
+MODULES = (exercises, sessions, weeks, reads, schedule, training_reads, library)
+# The families whose schemas go with every model call (use_tools' own family included).
+ALWAYS_SENT = ("program", CATALOG)
+
+FAMILIES: dict[str, Family] = families_of(MODULES)
+_LOADABLE = {name: family for name, family in FAMILIES.items() if name not in ALWAYS_SENT}
+if _LOADABLE:
+    FAMILIES[CATALOG] = Family(name=CATALOG, purpose="", specs=(use_tools_spec(_LOADABLE),))
+
 REGISTRY: dict[str, ToolSpec] = {
-    spec.name: _checked(spec)
-    for family in (exercises, sessions, weeks, reads, schedule, training_reads, library)
-    for spec in family.SPECS
+    spec.name: _checked(spec) for family in FAMILIES.values() for spec in family.specs
 }
+if len(REGISTRY) != sum(len(family.specs) for family in FAMILIES.values()):
+    raise ImproperlyConfigured("Two tools share a name.")
 
 
 def get_tool(name: str) -> ToolSpec | None:
@@ -95,19 +117,43 @@ def _input_schema(args_model: type) -> dict[str, Any]:
     return schema
 
 
-def tool_definitions(*, kind: str | None = None) -> list[dict[str, Any]]:
-    """``[{"name", "description", "input_schema"}]`` for every tool (or every tool of ``kind``)."""
+def family_of(name: str) -> str | None:
+    """The family of the tool called ``name`` (None for a name no tool has)."""
+    spec = REGISTRY.get(name)
+    return spec.category if spec is not None else None
+
+
+def _sent(spec: ToolSpec, families: Iterable[str] | None) -> bool:
+    return families is None or spec.category in ALWAYS_SENT or spec.category in families
+
+
+def tool_definitions(
+    *, kind: str | None = None, families: Iterable[str] | None = None
+) -> list[dict[str, Any]]:
+    """``[{"name", "description", "input_schema"}]`` for every tool (or every tool of ``kind``);
+    with ``families``, only the tools of those families and of the ``ALWAYS_SENT`` ones."""
+    families = None if families is None else set(families)
     return [
         {"name": spec.name, "description": spec.description, "input_schema": input_schema(spec)}
         for spec in REGISTRY.values()
-        if kind is None or spec.kind == kind
+        if (kind is None or spec.kind == kind) and _sent(spec, families)
     ]
 
 
-def policy_lines() -> list[str]:
-    """The registry's safety rules for the system prompt: one line per tool that has any."""
+def policy_lines(families: Iterable[str] | None = None) -> list[str]:
+    """The registry's safety rules for the system prompt: one line per tool that has any (of the
+    tools ``tool_definitions(families=...)`` sends)."""
+    families = None if families is None else set(families)
     lines = []
     for spec in REGISTRY.values():
-        if spec.safety_rules:
+        if spec.safety_rules and _sent(spec, families):
             lines.append(f"- {spec.name} ({spec.sensitivity}): {' '.join(spec.safety_rules)}")
     return lines
+
+
+def catalog_lines(families: Iterable[str] | None = None) -> list[str]:
+    """One line per family whose schemas are not sent with ``families`` (none when every tool is)."""
+    if families is None:
+        return []
+    sent = set(families) | set(ALWAYS_SENT)
+    return [family.line() for name, family in FAMILIES.items() if name not in sent]

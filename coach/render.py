@@ -162,7 +162,9 @@ def program_summary(*, program: Program, today: datetime.date, detail: str = "fu
     if brief:
         lines.extend(
             brief_week_lines(
-                brief, label=lambda w: "current week" if w.pk == week.pk else "next week"
+                brief,
+                label=lambda w: "current week" if w.pk == week.pk else "next week",
+                reference=week if full else None,
             )
         )
     others = [w for w in weeks if w not in shown]
@@ -203,10 +205,25 @@ def week_runs(weeks: list[Week]) -> list[str]:
     return entries
 
 
-def brief_week_lines(weeks: list[Week], *, label: Callable[[Week], str]) -> list[str]:
-    """Each week's sessions a line: exercise numbers, names and sets × reps (two queries)."""
+def _brief_parts(session: Session) -> list[str]:
+    parts = [
+        f"{e.position} {quote(e.name)} {e.working_sets}×{quote(e.reps, limit=50)}"
+        for e in session.exercises.all()
+    ]
+    cardio = session_cardio(session)
+    if cardio is not None:
+        parts.append(f"cardio {cardio.get_type_display()} {cardio.duration} min")
+    return parts
+
+
+def brief_week_lines(
+    weeks: list[Week], *, label: Callable[[Week], str], reference: Week | None = None
+) -> list[str]:
+    """Each week's sessions a line: exercise numbers, names and sets × reps (two queries). A
+    session whose line would repeat the one of the session at its place in ``reference`` (a week
+    shown in full above it) says so instead, which is the same information in a few tokens."""
     sessions = (
-        Session.objects.filter(week__in=weeks)
+        Session.objects.filter(week__in=[*weeks, *([reference] if reference else [])])
         .select_related("cardio")
         .prefetch_related(Prefetch("exercises", queryset=Exercise.objects.order_by("position")))
         .order_by("week__position", "position")
@@ -214,6 +231,9 @@ def brief_week_lines(weeks: list[Week], *, label: Callable[[Week], str]) -> list
     by_week: dict[int, list[Session]] = {}
     for session in sessions:
         by_week.setdefault(session.week_id, []).append(session)
+    reference_parts = (
+        {s.position: _brief_parts(s) for s in by_week.get(reference.pk, [])} if reference else {}
+    )
     lines: list[str] = []
     for week in weeks:
         lines.append(
@@ -222,19 +242,20 @@ def brief_week_lines(weeks: list[Week], *, label: Callable[[Week], str]) -> list
             f"{week.end_date.isoformat()}"
         )
         for session in by_week.get(week.pk, []):
-            parts = [
-                f"{e.position} {quote(e.name)} {e.working_sets}×{quote(e.reps, limit=50)}"
-                for e in session.exercises.all()
-            ]
-            cardio = session_cardio(session)
-            if cardio is not None:
-                parts.append(f"cardio {cardio.get_type_display()} {cardio.duration} min")
+            parts = _brief_parts(session)
+            text = "; ".join(parts) if parts else "rest day"
+            same = reference_parts.get(session.position)
+            if parts and same == parts and reference is not None:
+                text = (
+                    f"same exercises, sets and reps as week {reference.position} "
+                    f"session {session.position}"
+                )
             when = session.scheduled_date.isoformat() if session.scheduled_date else ""
             lines.append(
                 f"  Session {session.position}: {quote(session.name)}"
                 + (f" ({when})" if when else "")
                 + ": "
-                + ("; ".join(parts) if parts else "rest day")
+                + text
             )
         if not by_week.get(week.pk):
             lines.append("  no sessions")

@@ -88,6 +88,13 @@ class Message(models.Model):
         help_text="The read-tool rounds before the final reply: "
         '[{"text", "tool_calls", "tool_call_extras", "results": [{"tool_call_id", "content", "is_error"}]}].',
     )
+    tool_families = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="For a reply: the tool families loaded for its model calls besides the program "
+        "tools (asked for with use_tools or by calling one of their tools, or still in use); "
+        "chat.toolsets.",
+    )
     decision = models.ForeignKey(
         "BatchDecision",
         on_delete=models.PROTECT,

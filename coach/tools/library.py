@@ -39,6 +39,9 @@ from .library_args import (
     SearchWorkoutLibraryArgs,
 )
 
+FAMILY_PURPOSE = (
+    "search the workout library, put a workout on the calendar or save one, open a page"
+)
 PAGE_URLS = {
     "home": "chat:home",
     "library": "library:index",

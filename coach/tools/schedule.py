@@ -27,6 +27,7 @@ from .reschedule import (
 )
 from .training_args import CompleteArgs, CustomWorkoutArgs, LogSetsArgs, RescheduleArgs, SkipArgs
 
+FAMILY_PURPOSE = "move, skip, complete or log the program's sessions; add a custom workout"
 ENDURANCE = {"RUNNING": "Running", "CYCLING": "Cycling", "SWIMMING": "Swimming"}
 CARDIO_OF_INTENSITY = {
     "easy": "zone2",

@@ -34,6 +34,7 @@ from .training_args import (
     TrainingPlanArgs,
 )
 
+FAMILY_PURPOSE = "read logged activities, the planned calendar, sleep and fitness scores"
 MAX_RESULT_CHARS = 12_000
 MAX_PLAN_SESSIONS = 60
 FITNESS_YEARS_BACK = 10

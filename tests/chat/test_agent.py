@@ -13,7 +13,7 @@ from chat.proposals import apply as batch_apply
 from chat.services import message_send
 from coach.llm.base import LLMError
 from coach.llm.offline import OfflineProvider
-from coach.registry import REGISTRY
+from coach.registry import ALWAYS_SENT, REGISTRY
 from programs.models import Exercise, Program
 from tests.calls import MORE_SETS, RENAME
 from tests.chat.scripted_provider import ScriptedProvider, assert_valid_turns
@@ -163,7 +163,10 @@ def test_the_request_carries_the_system_prompt_the_tools_and_the_message(convers
     reply(conversation, provider, text="hello coach")
     request = provider.requests[0]
     assert "Apply Changes" in request.system and "<program_data>" in request.system
-    assert {t["name"] for t in request.tools} == set(REGISTRY)
+    # The program tools and use_tools; the other families are a line each (tests/chat/test_toolsets)
+    assert {t["name"] for t in request.tools} == {
+        name for name, spec in REGISTRY.items() if spec.category in ALWAYS_SENT
+    }
     assert request.turns[-1].content == "hello coach"
 
 
@@ -446,7 +449,9 @@ def test_openai_tool_calls_become_a_batch_and_the_next_request_is_valid(
     assert batch.calls[0]["arguments"]["updates"] == {"name": "Goblet Squat"}
     first = server.requests[0].json
     assert first["messages"][0]["role"] == "system"
-    assert {t["function"]["name"] for t in first["tools"]} == set(REGISTRY)
+    assert {t["function"]["name"] for t in first["tools"]} == {
+        name for name, spec in REGISTRY.items() if spec.category in ALWAYS_SENT
+    }
     reply(conversation, provider, text="what's a goblet squat?")
     messages = server.requests[1].json["messages"]
     roles = [m["role"] for m in messages]

@@ -17,9 +17,14 @@ def test_bench_tokens_prints_the_first_turn_and_turns_under_budget_and_leaves_no
     call_command("bench_tokens", sizes="52", lengths="10,300", contexts="8000", stdout=out)
     text = out.getvalue()
     first = next(line for line in text.splitlines() if line.strip().startswith("52 "))
-    whole, tools, program_tools_only = (int(v.replace(",", "")) for v in first.split()[1:4])
-    assert program_tools_only <= 6000 < whole  # the goal's twelve tools; every family costs more
-    assert tools < whole
+    sent, tools, every_family = (int(v.replace(",", "")) for v in first.split()[1:4])
+    assert tools < sent <= 6000 < every_family  # the goal; every family's schemas would cost more
+    loads = {
+        line.split()[0]: line.split()
+        for line in text.split("loading a family")[1].split("\n\n")[0].splitlines()[2:]
+    }
+    assert set(loads) == {"schedule", "training", "library"}
+    assert all(int(row[2].replace(",", "")) > sent for row in loads.values())
     rows = [line.split() for line in text.splitlines() if line.strip()[:3] in ("10 ", "300")]
     assert [row[0] for row in rows] == ["10", "300"]
     assert all(row[-1] == "yes" for row in rows)

@@ -184,9 +184,9 @@ def test_a_small_window_gets_a_smaller_program_summary(settings):
     assert small.fixed <= 0.7 * prompt_budget() < large.fixed + 100_000
 
 
-def test_the_first_turn_of_a_52_week_program_with_the_program_tools_is_at_most_6000_tokens():
-    """The goal of issue 7, set for the twelve program tools; the training, schedule and library
-    families added since cost about 2,800 tokens more (``manage.py bench_tokens`` shows both)."""
+def test_the_first_turn_of_a_52_week_program_is_at_most_6000_tokens():
+    """The goal of issue 7: the whole request as sent, every tool family reachable (the program
+    tools and use_tools; the other families a line each: ``chat.toolsets``)."""
     program = build_program(weeks=52, sessions=6, exercises=8)
     conversation = ConversationFactory(program=program)
     placeholder = ask(conversation, "Swap my squats for lunges this week.")
@@ -194,9 +194,8 @@ def test_the_first_turn_of_a_52_week_program_with_the_program_tools_is_at_most_6
         conversation=conversation, before=placeholder, provider=GPT, today=program.start_date
     )
     turns = request.fit()
-    assert request.detail == "full"
-    program_tools = [t for t in request.tools if get_tool(t["name"]).category == "program"]
-    assert count_request_tokens(system=request.system, turns=turns, tools=program_tools) <= 6000
+    assert request.detail == "full" and request.families == []
+    assert count_request_tokens(system=request.system, turns=turns, tools=request.tools) <= 6000
 
 
 def test_a_conversation_of_thousands_of_messages_is_read_a_page_at_a_time(
@@ -274,15 +273,45 @@ def test_a_5_mb_reply_is_neither_stored_nor_sent_back_whole(conversation, settin
     assert sum(len(t.content) for t in provider.requests[0].turns) < limit + 500
 
 
-def test_a_small_window_leaves_out_the_newest_tool_families_and_keeps_the_program_tools(
+def test_a_small_window_leaves_out_the_families_in_use_but_not_the_one_the_turn_asked_for(
     conversation, settings
 ):
+    used = ask(conversation, "How did I sleep? Find me a workout.")
+    Message.objects.filter(pk=used.pk).update(
+        status="complete",
+        content="Here.",
+        steps=[
+            {
+                "text": "",
+                "tool_calls": [
+                    {"id": "r1", "name": "get_sleep_data", "arguments": {"days": 3}},
+                    {"id": "r2", "name": "search_workout_library", "arguments": {"query": "x"}},
+                ],
+                "results": [
+                    {"tool_call_id": "r1", "content": "[]", "is_error": False},
+                    {"tool_call_id": "r2", "content": "[]", "is_error": False},
+                ],
+            }
+        ],
+    )
     placeholder = ask(conversation)
     settings.LLM_CONTEXT_TOKENS = 128_000
-    every = {t["name"] for t in request_for(conversation, placeholder).tools}
-    assert {"navigate_to_page", "reschedule_workout", "modify_exercise"} <= every
+    large = request_for(conversation, placeholder)
+    assert large.families == ["training", "library"]
+    assert {"navigate_to_page", "get_sleep_data", "modify_exercise"} <= {
+        t["name"] for t in large.tools
+    }
     settings.LLM_CONTEXT_TOKENS = 8000
     small = request_for(conversation, placeholder)
+    assert small.families == [] and small.fixed <= 0.7 * prompt_budget()
+    assert "- training:" in small.system  # still reachable
+    call = ToolCall(id="c1", name="use_tools", arguments={"families": ["schedule"]})
+    steps = [
+        Turn(role="assistant", content="", tool_calls=[call]),
+        Turn(role="tool", tool_call_id="c1", content="These tools are now available."),
+    ]
+    turns = small.fit(steps)
+    assert small.families == ["schedule"] and small.loaded == ["schedule"]
     sent = {get_tool(t["name"]).category for t in small.tools}
-    assert "program" in sent and "library" not in sent
-    assert small.fixed <= 0.7 * prompt_budget()
+    assert sent == {"program", "catalog", "schedule"}
+    assert sent_tokens(small, turns) <= prompt_budget()

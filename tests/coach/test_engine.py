@@ -63,6 +63,8 @@ READ_TOOLS = {
     # the library reads (coach/tools/library.py)
     "search_workout_library",
     "navigate_to_page",
+    # loads a family's schemas (coach/tools/catalog.py)
+    "use_tools",
 }
 ALL_TOOLS = WRITE_TOOLS | READ_TOOLS
 

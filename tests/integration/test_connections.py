@@ -1,10 +1,13 @@
 """A worker's database connections don't grow with its threads: while many turns wait for a slow
-model, the worker process holds (almost) none, since the agent closes its connection before each
-model call. PostgreSQL: counted in ``pg_stat_activity``; SQLite: open handles on the file."""
+model, the worker process holds (almost) none without a pool, since the agent closes its
+connection before each model call; with psycopg's pool (the default on PostgreSQL) they stay within
+``DATABASE_POOL_MAX_SIZE``. PostgreSQL: counted in ``pg_stat_activity``; SQLite: open handles on
+the file."""
 
 import time
 
 import pytest
+from django.db import connection
 
 from chat.management.commands.bench_concurrency import worker_connections
 from chat.models import Message
@@ -32,7 +35,17 @@ def slow_model(fake_openai_server, worker_env):
     return fake_openai_server
 
 
-def test_turns_waiting_for_the_model_hold_no_database_connection(slow_model, celery_worker_process):
+@pytest.fixture
+def worker_env(request) -> dict[str, str]:
+    if "pooled" in request.node.name:
+        return {"DATABASE_POOL": "1", "DATABASE_POOL_MIN_SIZE": "1", "DATABASE_POOL_MAX_SIZE": "3"}
+    return {"DATABASE_POOL": "0"}
+
+
+def test_turns_waiting_for_the_model_hold_no_database_connection(
+    slow_model, worker_env, celery_worker_process
+):
+    """Without a pool (``DATABASE_POOL=0``; SQLite has none)."""
     worker, log = celery_worker_process
     placeholders = []
     for index in range(TURNS):
@@ -51,3 +64,29 @@ def test_turns_waiting_for_the_model_hold_no_database_connection(slow_model, cel
     running = Message.objects.filter(pk__in=[p.pk for p in placeholders], status="running")
     assert running.count() == TURNS
     assert held <= 1, f"{held} connections held by {TURNS} turns waiting for the model"
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="psycopg's pool is PostgreSQL's")
+def test_pooled_connections_stay_within_the_pool_size_while_every_turn_finishes(
+    slow_model, celery_worker_process
+):
+    """With the pool (3 connections at most) 8 turns at once still all finish: each holds a
+    connection only between model calls, so they share the pool's few."""
+    worker, log = celery_worker_process
+    placeholders = []
+    for index in range(TURNS):
+        athlete = UserFactory()
+        build_program_bulk(athlete=athlete, weeks=1, sessions=2, exercises=2)
+        conversation = conversation_for_athlete(athlete=athlete)
+        placeholders.append(message_send(conversation=conversation, text=f"Hi {index}")[1])
+
+    held, deadline = 0, time.monotonic() + 60
+    pending = {p.pk for p in placeholders}
+    while pending and time.monotonic() < deadline:
+        held = max(held, worker_connections(worker.pid))
+        done = Message.objects.filter(pk__in=pending, status=Message.Status.COMPLETE)
+        pending -= set(done.values_list("pk", flat=True))
+        time.sleep(0.05)
+    assert not pending, f"replies missing; worker log:\n{log.read_text()[-3000:]}"
+    assert len(slow_model.requests) == TURNS
+    assert 1 <= held <= 3, f"{held} connections held by the worker (pool of 3)"

@@ -1,5 +1,6 @@
-"""One worker process serves many turns at once (Celery's threads pool) and holds no database
-connection once they are done: a real broker, a real worker and a slow fake model over HTTP."""
+"""One worker process serves many turns at once (Celery's threads pool) and, without a pool, holds
+no database connection once they are done: a real broker, a real worker and a slow fake model over
+HTTP (psycopg's pool, the default on PostgreSQL, keeps a few: tests/integration/test_connections)."""
 
 import os
 import time
@@ -29,7 +30,10 @@ def slow_model(fake_openai_server, worker_env):
     fake_openai_server.default_delay = MODEL_SECONDS
     fake_openai_server.default_text = "OK.\n---\nThanks"
     worker_env.update(
-        LLM_PROVIDER="openai", LLM_BASE_URL=fake_openai_server.base_url, LLM_MODEL="fake"
+        LLM_PROVIDER="openai",
+        LLM_BASE_URL=fake_openai_server.base_url,
+        LLM_MODEL="fake",
+        DATABASE_POOL="0",
     )
     return fake_openai_server
 

@@ -5,9 +5,11 @@ program's size, through the real ``chat.budget.TurnRequest``.
     manage.py bench_tokens --contexts 32000 --model claude-haiku-4-5 --provider anthropic
 
 1. The first turn (one athlete message) for programs of 4, 16 and 52 weeks × 6 sessions × 8
-   exercises, next to the whole program as JSON; the goal is ≤ 6,000 tokens at 52 weeks with the
-   twelve program tools the goal was set for (the whole prompt, with every tool family, is shown
-   beside it).
+   exercises: the prompt as sent (the program tools and ``use_tools``, every other tool family a
+   line of the system prompt: ``chat.toolsets``), next to the same prompt with every family's
+   schemas (as before families were loaded on demand) and the whole program as JSON. The goal is
+   ≤ 6,000 tokens at 52 weeks. Then what loading each family costs: the next call of the turn
+   after ``use_tools`` (the call and its answer included), against the first.
 2. A turn after 10, 100, 1,000 and 10,000 messages (questions and answers, every fifth with a
    ``get_week`` round, every seventh with a proposal): the whole conversation as it would go
    without a budget, what is sent, the budget, the exchanges kept and the time to build the
@@ -32,9 +34,11 @@ from django.test import override_settings
 
 from chat.budget import TurnRequest, prompt_budget
 from chat.models import Conversation, Message
-from chat.prompt import build_turns
+from chat.prompt import build_system_prompt, build_turns
+from coach.llm.base import Turn
 from coach.llm.tokens import count_tokens
-from coach.registry import get_tool
+from coach.registry import ALWAYS_SENT, FAMILIES, USE_TOOLS, get_tool, tool_definitions
+from coach.toolcalls import ToolCall
 from programs.demo_builders import build_program_bulk
 from programs.export import export_program
 
@@ -95,8 +99,8 @@ class Command(BaseCommand):
     def _first_turns(self, athlete, model: _Model, sizes: list[int]) -> list[str]:
         self.stdout.write(
             f"first turn ({model.name} {model.model}, {model.tool_format} tools): prompt tokens vs "
-            "the whole program as JSON\n"
-            f"  {'weeks':>5}  {'prompt':>7}  {'of which tools':>14}  {'program tools only':>18}  "
+            "every family's schemas and the whole program as JSON\n"
+            f"  {'weeks':>5}  {'prompt':>7}  {'of which tools':>14}  {'every family':>12}  "
             f"{'summary detail':>14}  {'program JSON':>12}"
         )
         misses = []
@@ -114,18 +118,56 @@ class Command(BaseCommand):
                 system=request.system, turns=turns, tools=request.tools
             )
             tools = request.counter.request(system="", turns=[], tools=request.tools)
-            # The goal was set for the twelve program tools (issue 7); the families added since
-            # (training, schedule, library) are reported beside it.
-            program_tools = [t for t in request.tools if get_tool(t["name"]).category == "program"]
-            core = request.counter.request(system=request.system, turns=turns, tools=program_tools)
+            every = request.counter.request(
+                system=build_system_prompt(
+                    program=conversation.program,
+                    athlete=athlete,
+                    batch=None,
+                    today=conversation.program.start_date,
+                    detail=request.detail,
+                ),
+                turns=turns,
+                tools=tool_definitions(),
+            )
             whole = count_tokens(json.dumps(export_program(conversation.program)))
             self.stdout.write(
-                f"  {weeks:>5}  {prompt:>7,}  {tools:>14,}  {core:>18,}  {request.detail:>14}  "
+                f"  {weeks:>5}  {prompt:>7,}  {tools:>14,}  {every:>12,}  {request.detail:>14}  "
                 f"{whole:>12,}"
             )
-            if weeks == FIRST_TURN_WEEKS and core > FIRST_TURN_GOAL:
-                misses.append(f"first turn at {weeks} weeks is {core:,} tokens")
+            if weeks == FIRST_TURN_WEEKS and prompt > FIRST_TURN_GOAL:
+                misses.append(f"first turn at {weeks} weeks is {prompt:,} tokens")
+            if weeks == sizes[-1]:
+                self._family_costs(conversation, placeholder, model, prompt)
         return misses
+
+    def _family_costs(self, conversation, placeholder, model: _Model, first: int) -> None:
+        self.stdout.write(
+            f"\nloading a family ({conversation.program.weeks.count()} weeks): the next call after "
+            f"{USE_TOOLS}, against the first call ({first:,})\n"
+            f"  {'family':>10}  {'tools':>5}  {'next call':>9}  {'more':>6}"
+        )
+        for name, family in FAMILIES.items():
+            if name in ALWAYS_SENT:
+                continue
+            request = TurnRequest.start(
+                conversation=conversation,
+                before=placeholder,
+                provider=model,
+                today=conversation.program.start_date,
+            )
+            call = ToolCall(id="call_bench", name=USE_TOOLS, arguments={"families": [name]})
+            answer = get_tool(USE_TOOLS).execute(
+                ctx=None, args=get_tool(USE_TOOLS).args_model(families=[name])
+            )
+            steps = [
+                Turn(role="assistant", content="", tool_calls=[call]),
+                Turn(role="tool", tool_call_id=call.id, content=answer.summary),
+            ]
+            turns = request.fit(steps)
+            sent = request.counter.request(system=request.system, turns=turns, tools=request.tools)
+            self.stdout.write(
+                f"  {name:>10}  {len(family.specs):>5}  {sent:>9,}  {sent - first:>+6,}"
+            )
 
     def _lengths(self, athlete, model: _Model, lengths: list[int], context: int) -> list[str]:
         budget = prompt_budget()

@@ -9,6 +9,7 @@ import time
 from typing import Any
 
 from coach.llm.base import LLMResponse, Turn, Usage
+from coach.registry import FAMILIES, USE_TOOLS
 from coach.toolcalls import ToolCall
 from coach.wording import athlete_words
 
@@ -53,6 +54,20 @@ def acknowledgment(event: dict[str, Any]) -> str:
     if kind == "expired":
         return with_replies("Those proposed changes expired; nothing was changed.", replies)
     return with_replies("No problem, nothing was changed.", replies)
+
+
+def reachable(tools: list[dict[str, Any]]) -> set[str]:
+    """The tools a call may use: those offered, and the tools of every family the offered
+    ``use_tools`` names in its schema (``coach.tools.catalog``)."""
+    names = {tool.get("name") for tool in tools}
+    for tool in tools:
+        if tool.get("name") == USE_TOOLS:
+            schema = tool.get("input_schema") or {}
+            items = (schema.get("properties") or {}).get("families", {}).get("items") or {}
+            for family in items.get("enum") or []:
+                if family in FAMILIES:
+                    names.update(FAMILIES[family].tool_names)
+    return names
 
 
 class OfflineProvider:
@@ -135,8 +150,9 @@ class OfflineProvider:
                     )
                 )
             parsed.append(result)
-        # ``tools=None`` (a direct call) offers every tool; a list offers only those in it.
-        allowed = None if tools is None else {tool.get("name") for tool in tools}
+        # ``tools=None`` (a direct call) offers every tool; a list offers those in it and, like a
+        # model, the tools of the families its ``use_tools`` can load (called directly).
+        allowed = None if tools is None else reachable(tools)
         refused = [p for p in parsed if allowed is not None and p.name not in allowed]
         if refused:
             return self._text(
