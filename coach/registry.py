@@ -15,7 +15,17 @@ from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
 
-from .tools import exercises, library, reads, schedule, sessions, training_reads, weeks
+from .tools import (
+    exercises,
+    library,
+    nutrition,
+    nutrition_reads,
+    reads,
+    schedule,
+    sessions,
+    training_reads,
+    weeks,
+)
 from .tools.base import ToolSpec
 
 __all__ = [
@@ -44,7 +54,17 @@ def _checked(spec: ToolSpec) -> ToolSpec:
 
 REGISTRY: dict[str, ToolSpec] = {
     spec.name: _checked(spec)
-    for family in (exercises, sessions, weeks, reads, schedule, training_reads, library)
+    for family in (
+        exercises,
+        sessions,
+        weeks,
+        reads,
+        schedule,
+        training_reads,
+        library,
+        nutrition,
+        nutrition_reads,
+    )
     for spec in family.SPECS
 }
 

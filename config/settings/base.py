@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "chat",
     "library",
     "journal",
+    "nutrition",
 ]
 
 MIDDLEWARE = [
