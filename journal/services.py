@@ -17,6 +17,8 @@ Usage (``coach.engine.apply_calls`` does this around a batch's writes)::
   a data service may call them unconditionally; the admin and seed scripts write unjournaled.
 * ``created(obj)``: obj's model has a nullable ``deleted_at``; undo soft-deletes it (refused when
   it is already deleted or gone).
+* Any change is refused when a later change set, not undone, recorded a change of the same
+  object (undo the later one first); unjournaled edits are caught by the value check below.
 * ``updated(obj, before)``: called after ``save()``, ``before`` = {field name: old value} of the
   fields the save changed; undo puts ``before`` back only while the object still holds what this
   change wrote, else ``JournalConflict`` naming the object.
@@ -161,6 +163,18 @@ def _undo_one(change: Change, now: Any) -> None:
     obj = model._base_manager.select_for_update().filter(pk=change.object_id).first()
     if obj is None:
         raise JournalConflict(_label(model, None, change.object_id))
+    later = (
+        Change.objects.filter(
+            content_type_id=change.content_type_id,
+            object_id=change.object_id,
+            pk__gt=change.pk,
+            change_set__undone_at__isnull=True,
+        )
+        .exclude(change_set_id=change.change_set_id)
+        .exists()
+    )
+    if later:  # a later batch (still applied) changed it: undoing this one would undo that too
+        raise JournalConflict(_label(model, obj, change.object_id))
     if change.action == Change.Action.CREATED:
         if obj.deleted_at is not None:
             raise JournalConflict(_label(model, obj, change.object_id))

@@ -10,8 +10,9 @@ from typing import Any
 from nutrition import selectors
 from nutrition.access import household_for
 
+from ..render import quote
 from . import nutrition_args as a
-from .base import Outcome, ToolContext, ToolSpec, no_target, quote
+from .base import Outcome, ToolContext, ToolSpec, no_target
 from .nutrition import _guarded, line_text
 
 MAX_LISTED = 50

@@ -147,3 +147,17 @@ def test_the_capture_is_a_context_variable_other_threads_dont_see():
         asyncio.run(other_task())  # a task copies its creator's context (contextvars)
     assert seen["thread"] is None
     assert seen["task"] is not None
+
+
+def test_a_later_journaled_change_of_a_created_object_blocks_its_undo_until_undone():
+    athlete = UserFactory()
+    with transaction.atomic(), journal.capture(athlete=athlete) as first:
+        workout = LibraryWorkoutFactory(owner=athlete, title="A")
+        journal.created(workout)
+    with transaction.atomic(), journal.capture(athlete=athlete) as second:
+        _rename(workout, "B")
+    with pytest.raises(journal.JournalConflict, match='"B"'):
+        journal.undo(first.change_set_id, athlete)
+    journal.undo(second.change_set_id, athlete)
+    journal.undo(first.change_set_id, athlete)
+    assert LibraryWorkout.all_objects.get(pk=workout.pk).deleted_at is not None
