@@ -18,6 +18,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from .aggregation import quantity_text
+
 
 class Unit(models.TextChoices):
     CUP = "cup"
@@ -214,6 +216,10 @@ class GroceryItem(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def quantity_text(self) -> str:
+        return quantity_text(self.quantity)
 
     def get_owner_object(self):
         return self.grocery_list.household
