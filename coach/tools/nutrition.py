@@ -307,8 +307,8 @@ def _spec(
 SPECS = [
     _spec(
         "recipe_create",
-        "Create a recipe in the household. Ingredient names must match known ingredients exactly "
-        "(lower case); quantities are numbers with a unit.",
+        "Create a household recipe; ingredient names must be exact known names (lower case), "
+        "quantities numbers.",
         a.RecipeCreateArgs,
         recipe_create,
         "New recipe",
@@ -322,8 +322,7 @@ SPECS = [
     ),
     _spec(
         "planner_add_meal",
-        "Plan a recipe for a date and meal. To plan around training (e.g. high-carb dinners "
-        "before long rides), read get_training_plan and recipe_list first.",
+        "Plan a recipe for a date and meal (read get_training_plan first to plan around training).",
         a.PlannerAddMealArgs,
         planner_add_meal,
         "Planned meal",
@@ -344,9 +343,8 @@ SPECS = [
     ),
     _spec(
         "grocery_push_ingredients",
-        "Add recipes' ingredients (recipe_ids) and/or ingredient lines to a grocery list. Lines "
-        "with the same ingredient, unit and prep state are added up exactly; others stay separate "
-        "(no unit conversion).",
+        "Add recipes' ingredients or lines to a list; same ingredient+unit+prep state add up, no "
+        "unit conversion.",
         a.GroceryPushIngredientsArgs,
         grocery_push_ingredients,
         "Add to grocery list",
@@ -360,14 +358,14 @@ SPECS = [
     ),
     _spec(
         "grocery_check_item",
-        "Tick an item off a grocery list.",
+        "Tick an item off a grocery list (item IDs from grocery_get_list).",
         a.GroceryItemArgs,
         _checker(True),
         "Tick off item",
     ),
     _spec(
         "grocery_uncheck_item",
-        "Untick an item of a grocery list.",
+        "Untick an item of a grocery list (item IDs from grocery_get_list).",
         a.GroceryItemArgs,
         _checker(False),
         "Untick item",

@@ -140,7 +140,12 @@ SPECS = [
         a.RecipeListArgs,
         recipe_list,
     ),
-    _read("recipe_get", "A recipe's ingredients and instructions.", a.RecipeGetArgs, recipe_get),
+    _read(
+        "recipe_get",
+        "A recipe's ingredients, instructions and notes, by recipe ID.",
+        a.RecipeGetArgs,
+        recipe_get,
+    ),
     _read(
         "planner_list_meals",
         "Planned meals from start_date to end_date (at most 62 days).",
@@ -149,19 +154,19 @@ SPECS = [
     ),
     _read(
         "planner_get_meal",
-        "The meals planned on a date.",
+        "The meals planned on one date (optionally one meal type).",
         a.PlannerGetMealArgs,
         planner_get_meal,
     ),
     _read(
         "grocery_list_lists",
-        "The household's grocery lists.",
+        "The household's grocery lists with their IDs and item counts.",
         a.GroceryListListsArgs,
         grocery_list_lists,
     ),
     _read(
         "grocery_get_list",
-        "A grocery list's items (IDs for check/uncheck).",
+        "A grocery list's items, with the item IDs to tick them off.",
         a.GroceryGetListArgs,
         grocery_get_list,
     ),
