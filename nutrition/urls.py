@@ -5,6 +5,7 @@ from . import views
 app_name = "nutrition"
 
 urlpatterns = [
+    path("food/household/", views.household, name="household"),
     path("food/recipes/", views.recipes, name="recipes"),
     path("food/recipes/<int:recipe_id>/", views.recipe, name="recipe"),
     path("food/meals/", views.meals, name="meals"),

@@ -145,3 +145,29 @@ def item_toggle(request: HttpRequest, item_id: int) -> HttpResponse:
         return redirect("nutrition:list", list_id=item.grocery_list_id)
     context = _context(request, item.grocery_list.household, item=item)
     return render(request, "nutrition/list.html#item", context)
+
+
+@login_required
+def household(request: HttpRequest) -> HttpResponse:
+    """Who shares the household; its owner invites people by username and removes them."""
+    home = _household(request)
+    if home is None and request.method == "POST":
+        home = household_for(request.user, create=True)
+    owner = home is not None and home.owner_id == request.user.pk
+    error = ""
+    if request.method == "POST":
+        if not owner:
+            raise Http404("Not found.")
+        if "remove" in request.POST:
+            member = request.POST.get("remove", "")
+            if member.isdigit():
+                services.member_remove(household=home, member_id=int(member))
+            return redirect("nutrition:household")
+        try:
+            services.member_invite(household=home, username=request.POST.get("username", ""))
+            return redirect("nutrition:household")
+        except services.NutritionError as exc:
+            error = exc.message
+    members = list(home.members.select_related("user")) if home else []
+    context = _context(request, home, members=members, owner=owner, error=error)
+    return render(request, "nutrition/household.html", context, status=422 if error else 200)

@@ -14,6 +14,7 @@ from nutrition.ingredients import load_known_ingredients
 from nutrition.models import GroceryItem, PlannedMeal
 from programs.services import object_update
 from tests.chat.helpers import first_exercise
+from tests.chat.scripted_provider import ScriptedProvider
 from tests.factories import ConversationFactory
 from tests.nutrition.helpers import items, kitchen
 
@@ -85,3 +86,43 @@ def test_a_write_to_an_object_deleted_since_the_preview_fails_cleanly(conversati
     assert decision.outcome == "failed"
     assert "no planned meal" in decision.batch.error_message
     assert not GroceryItem.objects.exists()
+
+
+def test_the_coach_reasons_across_packs_reading_the_plan_then_planning_dinners(
+    conversation, program
+):
+    """ "Plan high-carb dinners before my long rides": the model reads the training plan and the
+    recipes (at once), then proposes planner_add_meal calls that wait for Apply on one card."""
+    _, bowl, _, _ = kitchen(conversation.athlete)
+    first_day = program.start_date.isoformat()
+    provider = (
+        ScriptedProvider()
+        .calls(
+            ("r1", "get_training_plan", {"start_date": first_day}),
+            ("r2", "recipe_list", {"tags": ["high-carb"]}),
+        )
+        .calls(
+            (
+                "w1",
+                "planner_add_meal",
+                {"recipe_id": bowl.pk, "date": first_day, "meal_type": "dinner"},
+            ),
+            text="Rice bowl the evening before your ride.",
+        )
+    )
+    with transaction.atomic():
+        _, placeholder = message_send(
+            conversation=conversation, text="Plan high-carb dinners before my long rides"
+        )
+    run_turn(placeholder=placeholder, provider=provider)
+    second = provider.requests[1]
+    answers = [t.content for t in second.turns if t.role == "tool"]
+    assert any("week-1-session-1" in a for a in answers), answers  # the training plan was read
+    assert any('"Rice bowl"' in a for a in answers)  # and the recipes
+    tools = {t["name"] for t in provider.requests[0].tools}
+    assert {"get_training_plan", "recipe_list", "planner_add_meal"} <= tools
+    batch = open_batch(conversation)
+    assert [c["name"] for c in batch.calls] == ["planner_add_meal"]
+    assert not PlannedMeal.objects.exists()
+    assert apply(batch).outcome == "applied"
+    assert PlannedMeal.objects.get().recipe == bowl

@@ -108,3 +108,17 @@ def test_user_text_is_escaped(client):
 def test_anonymous_is_sent_to_log_in(client, home):
     response = client.get(reverse("nutrition:recipes"))
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+def test_the_owner_invites_a_member_who_then_shares_the_household(client, home):
+    household, bowl, _, _ = home
+    friend = UserFactory(username="friend")
+    client.force_login(household.owner)
+    response = client.post(reverse("nutrition:household"), {"username": "friend"})
+    assert response.status_code == 302
+    assert HouseholdMember.objects.filter(household=household, user=friend).exists()
+    bad = client.post(reverse("nutrition:household"), {"username": "nobody-here"})
+    assert bad.status_code == 422 and "no user named" in bad.content.decode()
+    client.force_login(friend)
+    assert client.get(reverse("nutrition:recipe", args=[bowl.pk])).status_code == 200
+    assert client.post(reverse("nutrition:household"), {"username": "x"}).status_code == 404
