@@ -21,7 +21,17 @@ from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
 
-from .tools import exercises, library, reads, schedule, sessions, training_reads, weeks
+from .tools import (
+    exercises,
+    library,
+    nutrition,
+    nutrition_reads,
+    reads,
+    schedule,
+    sessions,
+    training_reads,
+    weeks,
+)
 from .tools.base import ToolSpec
 from .tools.catalog import CATALOG, USE_TOOLS, Family, families_of, use_tools_spec
 
@@ -55,7 +65,17 @@ def _checked(spec: ToolSpec) -> ToolSpec:
 
 
 # The modules of tools, in the order their tools are listed; a new family is one more module here.
-MODULES = (exercises, sessions, weeks, reads, schedule, training_reads, library)
+MODULES = (
+    exercises,
+    sessions,
+    weeks,
+    reads,
+    schedule,
+    training_reads,
+    library,
+    nutrition,
+    nutrition_reads,
+)
 # The families whose schemas go with every model call (use_tools' own family included).
 ALWAYS_SENT = ("program", CATALOG)
 

@@ -16,5 +16,6 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("training/", include("training.urls")),
     path("", include("library.urls")),
+    path("", include("nutrition.urls")),
     path("", include("chat.urls")),
 ]

@@ -6,6 +6,7 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
+from coach.registry import REGISTRY
 from programs.export import export_program
 from programs.models import Exercise, Program
 from tests.factories import UserFactory, build_program
@@ -156,11 +157,10 @@ def test_export_program_unknown_id_fails():
 def test_coach_tools_schema_prints_the_definitions():
     out, _ = run("coach_tools", "schema")
     names = {d["name"] for d in json.loads(out)}
-    # the twelve program tools, seven training reads, five schedule writes, four library tools
-    assert (
-        len(names) == 28
-        and {"add_week", "get_week", "get_last_activity", "navigate_to_page"} <= names
-    )
+    # every tool of the registry, whatever family (program, training, schedule, library, ...)
+    assert names == set(REGISTRY)
+    assert {"add_week", "get_week", "get_last_activity", "navigate_to_page", "use_tools"} <= names
+    assert {"recipe_create", "grocery_push_ingredients"} <= names
 
 
 CALLS = [

@@ -53,6 +53,8 @@ INSTALLED_APPS = [
     "coach",
     "chat",
     "library",
+    "journal",
+    "nutrition",
 ]
 
 MIDDLEWARE = [

@@ -8,6 +8,7 @@ import pytest
 from django.core.management import call_command
 
 from chat.models import Conversation, Message
+from coach.registry import ALWAYS_SENT, FAMILIES
 
 pytestmark = pytest.mark.django_db
 
@@ -23,7 +24,9 @@ def test_bench_tokens_prints_the_first_turn_and_turns_under_budget_and_leaves_no
         line.split()[0]: line.split()
         for line in text.split("loading a family")[1].split("\n\n")[0].splitlines()[2:]
     }
-    assert set(loads) == {"schedule", "training", "library"}
+    # one row per family that use_tools can load
+    assert set(loads) == set(FAMILIES) - set(ALWAYS_SENT)
+    assert {"schedule", "training", "library", "nutrition"} <= set(loads)
     assert all(int(row[2].replace(",", "")) > sent for row in loads.values())
     rows = [line.split() for line in text.splitlines() if line.strip()[:3] in ("10 ", "300")]
     assert [row[0] for row in rows] == ["10", "300"]

@@ -49,6 +49,16 @@ WRITE_TOOLS = {
     # the library tools (coach/tools/library.py)
     "add_workout_to_calendar",
     "save_workout_to_library",
+    # the nutrition tools (coach/tools/nutrition.py)
+    "recipe_create",
+    "recipe_update",
+    "planner_add_meal",
+    "planner_remove_meal",
+    "grocery_create_list",
+    "grocery_push_ingredients",
+    "grocery_add_item",
+    "grocery_check_item",
+    "grocery_uncheck_item",
 }
 READ_TOOLS = {
     "get_week",
@@ -65,6 +75,13 @@ READ_TOOLS = {
     "navigate_to_page",
     # loads a family's schemas (coach/tools/catalog.py)
     "use_tools",
+    # the nutrition reads (coach/tools/nutrition_reads.py)
+    "recipe_list",
+    "recipe_get",
+    "planner_list_meals",
+    "planner_get_meal",
+    "grocery_list_lists",
+    "grocery_get_list",
 }
 ALL_TOOLS = WRITE_TOOLS | READ_TOOLS
 

@@ -1,11 +1,13 @@
 """python manage.py seed_demo [--reset-program]: the demo users, an 8-week program and the demo
-data of every app (the workout library, 12 weeks of training data). It lives in the top app because it seeds all of them."""
+data of every app (the workout library, 12 weeks of training data, the household's recipes, this
+week's meal plan and a grocery list). It lives in the top app because it seeds all of them."""
 
 from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
 from library.demo import seed_library_demo
+from nutrition.demo import seed_nutrition_demo
 from programs.demo import DEMO_LOGINS, seed_demo
 from training.demo import seed_training_demo
 
@@ -29,6 +31,7 @@ class Command(BaseCommand):
             program = result.program
             library = seed_library_demo(coach=program.coach, athlete=program.athlete)
             training = seed_training_demo(athlete=program.athlete, today=timezone.localdate())
+            food = seed_nutrition_demo(athlete=program.athlete, today=timezone.localdate())
         weeks = program.weeks.count()
         if result.program_created:
             self.stdout.write(
@@ -48,6 +51,11 @@ class Command(BaseCommand):
         self.stdout.write(
             f"Training data: {training.activities} new activities, {training.sleep} new nights "
             "of sleep (12 weeks up to yesterday)."
+        )
+        self.stdout.write(
+            f"Nutrition: {food.recipes} new recipes, {food.meals} meals planned this week, "
+            f"{food.list_items} items on a new grocery list (known ingredients: "
+            f"{food.ingredients} added)."
         )
         self.stdout.write("Log in at /accounts/login/ as:")
         width = max(len(f"{login.username} / {login.password}") for login in DEMO_LOGINS)

@@ -30,6 +30,7 @@ from .grammar import (
     with_replies,
 )
 from .library_commands import LIBRARY_HELP, parse_library_command
+from .nutrition_commands import NUTRITION_HELP, parse_nutrition_command
 from .training_commands import HELP as TRAINING_HELP
 from .training_commands import parse_training_command
 
@@ -295,7 +296,7 @@ def parse_command(command: str) -> Parsed | None:
         return Parsed("remove_week", {"weekNumber": int(m.group(1))}, f"remove week {m.group(1)}")
     if m := re.fullmatch(rf"(?:show|view|read)\s+week\s+{NUM}", text, flags):
         return Parsed("get_week", {"weekNumber": int(m.group(1))}, f"show week {m.group(1)}")
-    return parse_library_command(command.strip())
+    return parse_library_command(command.strip()) or parse_nutrition_command(command.strip())
 
 
 def _iso_date(raw: str) -> str:
@@ -318,6 +319,9 @@ def help_text(*, opening: str = "") -> str:
         lines.append(f"- {label + ': ' if label else ''}{example}")
     lines.append("Training (sessions are week.session, e.g. 2.3):")
     for label, example in TRAINING_HELP:
+        lines.append(f"- {label}: {example}")
+    lines.append("Food (recipes, meal plan, grocery lists):")
+    for label, example in NUTRITION_HELP:
         lines.append(f"- {label}: {example}")
     lines.append(
         'Join several with ";" or "and". Every change waits for you to press Apply Changes.'

@@ -21,6 +21,12 @@ READ_TOOLS = frozenset(
         "compare_activities",
         "search_workout_library",
         "navigate_to_page",
+        "recipe_list",
+        "recipe_get",
+        "planner_list_meals",
+        "planner_get_meal",
+        "grocery_list_lists",
+        "grocery_get_list",
     }
 )
 CARDIO_TYPES = ("zone2", "intervals", "sweetspot", "threshold", "vo2max")

@@ -1,0 +1,173 @@
+"""The nutrition read tools (seed 002): they run at once, change nothing, and answer with the
+household's data, user-written text quoted as data (``quote``). No household yet reads as empty."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from decimal import Decimal
+from typing import Any
+
+from nutrition import selectors
+from nutrition.access import household_for
+
+from ..render import quote
+from . import nutrition_args as a
+from .base import Outcome, ToolContext, ToolSpec, no_target
+from .nutrition import _guarded, line_text
+
+MAX_LISTED = 50
+
+
+def _home(ctx: ToolContext):
+    return household_for(ctx.athlete)
+
+
+def _recipe_line(n: int, recipe: Any) -> str:
+    extra = []
+    if recipe.rating:
+        extra.append(f"rating {recipe.rating}")
+    if recipe.tags:
+        extra.append("tags: " + ", ".join(quote(t, limit=40) for t in recipe.tags))
+    tail = f" - {'; '.join(extra)}" if extra else ""
+    return f"{n}. {quote(recipe.title)} (ID: {recipe.pk}){tail}"
+
+
+@_guarded
+def recipe_list(*, ctx: ToolContext, args: a.RecipeListArgs) -> Outcome:
+    found = selectors.recipes(
+        _home(ctx), tags=args.tags, min_rating=args.min_rating, query=args.query
+    )
+    if not found:
+        return Outcome(summary="No recipes match.")
+    lines = [_recipe_line(n, r) for n, r in enumerate(found[:MAX_LISTED], start=1)]
+    more = f"\n({len(found) - MAX_LISTED} more not shown)" if len(found) > MAX_LISTED else ""
+    return Outcome(summary="Recipes:\n" + "\n".join(lines) + more)
+
+
+@_guarded
+def recipe_get(*, ctx: ToolContext, args: a.RecipeGetArgs) -> Outcome:
+    recipe = selectors.recipe_in(_home(ctx), args.recipe_id)
+    ingredients = "\n".join(
+        "- " + quote(line_text(Decimal(i["quantity"]), i["unit"], i["name"], i["prep_state"]))
+        for i in recipe.ingredients
+    )
+    parts = [
+        _recipe_line(1, recipe).removeprefix("1. "),
+        f"Ingredients:\n{ingredients}",
+        f"Instructions: {quote(recipe.instructions, limit=2000)}",
+    ]
+    if recipe.notes:
+        parts.append(f"Notes: {quote(recipe.notes, limit=1000)}")
+    return Outcome(summary="\n".join(parts))
+
+
+def _meal_line(meal: Any) -> str:
+    return (
+        f"{meal.date.strftime('%a')} {meal.date.isoformat()} {meal.meal_type}: "
+        f"{quote(meal.recipe.title)} (recipe ID: {meal.recipe_id}, meal ID: {meal.pk})"
+    )
+
+
+@_guarded
+def planner_list_meals(*, ctx: ToolContext, args: a.PlannerListMealsArgs) -> Outcome:
+    rows = list(selectors.meals(_home(ctx), args.start_date, args.end_date))
+    span = f"{args.start_date.isoformat()} to {args.end_date.isoformat()}"
+    if not rows:
+        return Outcome(summary=f"No meals planned from {span}.")
+    return Outcome(summary=f"Meals from {span}:\n" + "\n".join(_meal_line(m) for m in rows))
+
+
+@_guarded
+def planner_get_meal(*, ctx: ToolContext, args: a.PlannerGetMealArgs) -> Outcome:
+    rows = selectors.meals(_home(ctx), args.date, args.date)
+    if args.meal_type:
+        rows = rows.filter(meal_type=args.meal_type)
+    rows = list(rows)
+    if not rows:
+        return Outcome(summary=f"Nothing planned on {args.date.isoformat()}.")
+    return Outcome(summary="\n".join(_meal_line(m) for m in rows))
+
+
+@_guarded
+def grocery_list_lists(*, ctx: ToolContext, args: a.GroceryListListsArgs) -> Outcome:
+    home = _home(ctx)
+    lists = list(home.lists.all()) if home else []
+    if not lists:
+        return Outcome(summary="The household has no grocery lists.")
+    lines = [
+        f"{n}. {quote(g.name)} (ID: {g.pk}), {g.items.count()} items"
+        for n, g in enumerate(lists, start=1)
+    ]
+    return Outcome(summary="Grocery lists:\n" + "\n".join(lines))
+
+
+@_guarded
+def grocery_get_list(*, ctx: ToolContext, args: a.GroceryGetListArgs) -> Outcome:
+    grocery_list = selectors.list_in(
+        _home(ctx), pk=args.grocery_list_id, name=args.grocery_list_name
+    )
+    items = list(selectors.items(grocery_list))
+    lines = [
+        f"- {quote(line_text(i.quantity, i.unit, i.name, i.prep_state))} (item ID: {i.pk})"
+        + (" [bought]" if i.checked else "")
+        for i in items
+    ]
+    head = f"Grocery list {quote(grocery_list.name)} (ID: {grocery_list.pk}), {len(items)} items"
+    return Outcome(summary=head + (":\n" + "\n".join(lines) if lines else "."))
+
+
+def _read(
+    name: str, description: str, args_model: type, execute: Callable[..., Outcome]
+) -> ToolSpec:
+    return ToolSpec(
+        name=name,
+        description=description,
+        args_model=args_model,
+        kind="read",
+        requires_confirmation=False,
+        sensitivity="low",
+        execute=execute,
+        target=no_target,
+        category="nutrition",
+        needs_program=False,
+    )
+
+
+SPECS = [
+    _read(
+        "recipe_list",
+        "List the household's recipes (filters: tags, min_rating, title text).",
+        a.RecipeListArgs,
+        recipe_list,
+    ),
+    _read(
+        "recipe_get",
+        "A recipe's ingredients, instructions and notes, by recipe ID.",
+        a.RecipeGetArgs,
+        recipe_get,
+    ),
+    _read(
+        "planner_list_meals",
+        "Planned meals from start_date to end_date (at most 62 days).",
+        a.PlannerListMealsArgs,
+        planner_list_meals,
+    ),
+    _read(
+        "planner_get_meal",
+        "The meals planned on one date (optionally one meal type).",
+        a.PlannerGetMealArgs,
+        planner_get_meal,
+    ),
+    _read(
+        "grocery_list_lists",
+        "The household's grocery lists with their IDs and item counts.",
+        a.GroceryListListsArgs,
+        grocery_list_lists,
+    ),
+    _read(
+        "grocery_get_list",
+        "A grocery list's items, with the item IDs to tick them off.",
+        a.GroceryGetListArgs,
+        grocery_get_list,
+    ),
+]

@@ -1,0 +1,144 @@
+"""Nutrition in Django's admin, read-only: a coach reads the households of the athletes they
+coach (their recipes, meal plans and grocery lists), the Staff group and superusers read every
+household; nobody changes anything here (changes go through the athlete's chat, where they are
+previewed, applied and undoable). Another household's object answers 404 (not in the queryset).
+A superuser may add known ingredients.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.db.models import QuerySet
+from django.http import HttpRequest
+
+from .access import readable_households
+from .models import (
+    GroceryItem,
+    GroceryList,
+    Household,
+    HouseholdMember,
+    Ingredient,
+    PlannedMeal,
+    Recipe,
+)
+
+
+def _staff(request: HttpRequest) -> bool:
+    return request.user.is_active and request.user.is_staff
+
+
+class ReadOnly(admin.ModelAdmin):
+    household_path = "household"
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return _staff(request)
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return _staff(request)
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        rows = super().get_queryset(request)
+        households = readable_households(request.user).values("pk")
+        return rows.filter(**{f"{self.household_path}__in": households})
+
+
+class MemberInline(admin.TabularInline):
+    model = HouseholdMember
+    extra = 0
+    fields = ["user", "created_at"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return _staff(request)
+
+
+@admin.register(Household)
+class HouseholdAdmin(ReadOnly):
+    household_path = "pk"
+    list_display = ["name", "owner", "created_at"]
+    search_fields = ["name", "owner__username"]
+    inlines = [MemberInline]
+
+
+@admin.register(Recipe)
+class RecipeAdmin(ReadOnly):
+    list_display = ["title", "household", "rating", "updated_at"]
+    list_filter = ["rating"]
+    search_fields = ["title", "household__owner__username"]
+    fields = ["household", "title", "ingredients", "instructions", "tags", "rating", "notes"]
+
+
+@admin.register(PlannedMeal)
+class PlannedMealAdmin(ReadOnly):
+    list_display = ["date", "meal_type", "recipe", "household"]
+    list_filter = ["meal_type"]
+    date_hierarchy = "date"
+    list_select_related = ["recipe", "household"]
+
+
+class ItemInline(admin.TabularInline):
+    model = GroceryItem
+    extra = 0
+    fields = ["name", "quantity", "unit", "prep_state", "checked", "source_recipe"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return _staff(request)
+
+
+@admin.register(GroceryList)
+class GroceryListAdmin(ReadOnly):
+    list_display = ["name", "household", "created_at"]
+    search_fields = ["name", "household__owner__username"]
+    inlines = [ItemInline]
+
+
+@admin.register(Ingredient)
+class IngredientAdmin(admin.ModelAdmin):
+    list_display = ["name", "category"]
+    list_filter = ["category"]
+    search_fields = ["name"]
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return _staff(request)
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return _staff(request)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return request.user.is_superuser
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return request.user.is_superuser
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -1,0 +1,95 @@
+"""Reading nutrition data for one household: the lookups the tools use (someone else's object is
+NOT_FOUND, never the data) and the queries the pages use."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django.db.models import QuerySet
+
+from .models import GroceryItem, GroceryList, Household, PlannedMeal, Recipe
+from .services import NutritionError
+
+
+def _missing(noun: str, value: Any, field: str) -> NutritionError:
+    return NutritionError(
+        "NOT_FOUND", f"There is no {noun} {value!r} in the athlete's household.", field
+    )
+
+
+def recipe_in(household: Household | None, pk: int, field: str = "recipe_id") -> Recipe:
+    recipe = Recipe.objects.filter(household=household, pk=pk).first() if household else None
+    if recipe is None:
+        raise _missing("recipe", pk, field)
+    return recipe
+
+
+def meal_in(household: Household | None, pk: int, field: str = "planner_meal_id") -> PlannedMeal:
+    meal = (
+        PlannedMeal.objects.select_related("recipe").filter(household=household, pk=pk).first()
+        if household
+        else None
+    )
+    if meal is None:
+        raise _missing("planned meal", pk, field)
+    return meal
+
+
+def list_in(
+    household: Household | None, *, pk: int | None = None, name: str | None = None
+) -> GroceryList:
+    lists = GroceryList.objects.filter(household=household) if household else None
+    found = None
+    if lists is not None:
+        found = lists.filter(pk=pk).first() if pk is not None else lists.filter(name=name).first()
+    if found is None:
+        field = "grocery_list_id" if pk is not None else "grocery_list_name"
+        raise _missing("grocery list", pk if pk is not None else name, field)
+    return found
+
+
+def item_in(household: Household | None, pk: int, field: str = "grocery_item_id") -> GroceryItem:
+    item = (
+        GroceryItem.objects.select_related("grocery_list")
+        .filter(grocery_list__household=household, grocery_list__deleted_at=None, pk=pk)
+        .first()
+        if household
+        else None
+    )
+    if item is None:
+        raise _missing("grocery item", pk, field)
+    return item
+
+
+def recipes(
+    household: Household | None,
+    *,
+    tags: list[str] | None = None,
+    min_rating: int | None = None,
+    query: str | None = None,
+) -> list[Recipe]:
+    """Recipes matching every tag (exact, case-insensitive), a minimum rating and a title text."""
+    if household is None:
+        return []
+    rows = Recipe.objects.filter(household=household)
+    if min_rating is not None:
+        rows = rows.filter(rating__gte=min_rating)
+    if query:
+        rows = rows.filter(title__icontains=query)
+    wanted = {t.lower() for t in tags or []}
+    return [r for r in rows if wanted <= {str(t).lower() for t in r.tags}]
+
+
+def meals(
+    household: Household | None, start: datetime.date, end: datetime.date
+) -> QuerySet[PlannedMeal]:
+    if household is None:
+        return PlannedMeal.objects.none()
+    return PlannedMeal.objects.select_related("recipe").filter(
+        household=household, date__gte=start, date__lte=end
+    )
+
+
+def items(grocery_list: GroceryList) -> QuerySet[GroceryItem]:
+    return GroceryItem.objects.filter(grocery_list=grocery_list).order_by("checked", "pk")

@@ -1,0 +1,173 @@
+"""The nutrition pages: recipes, the week's meal plan, and a grocery list to tick off on a phone.
+
+Views are thin: find the household the user may read (their own; ``?household=ID`` for a coach or
+staff reading an athlete's), else 404, never someone else's data; writes (ticking an item) only
+for the household's own people (the owner and invited members). A tick is an htmx POST that swaps
+the item's row; without JavaScript the form posts and the page reloads.
+"""
+
+from __future__ import annotations
+
+import datetime
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_POST
+
+from . import selectors, services
+from .access import household_for, may_change, readable_households
+from .aggregation import quantity_text
+from .models import GroceryItem, GroceryList, Household, MealType, Recipe
+
+
+def _household(request: HttpRequest) -> Household | None:
+    wanted = request.GET.get("household", "")
+    if wanted:
+        if not wanted.isdigit():
+            raise Http404("No such household.")
+        found = readable_households(request.user).filter(pk=int(wanted)).first()
+        if found is None:
+            raise Http404("No such household.")
+        return found
+    return household_for(request.user)
+
+
+def _context(request: HttpRequest, household: Household | None, **extra) -> dict:
+    return {
+        "household": household,
+        "query": f"?household={household.pk}" if household and request.GET.get("household") else "",
+        "can_change": household is not None and may_change(request.user, household),
+        **extra,
+    }
+
+
+def _ingredient_rows(recipe: Recipe) -> list[str]:
+    rows = []
+    for line in recipe.ingredients:
+        text = f"{quantity_text(services.Decimal(line['quantity']))} {line['unit']} {line['name']}"
+        rows.append(f"{text}, {line['prep_state']}" if line["prep_state"] else text)
+    return rows
+
+
+@login_required
+@require_GET
+def recipes(request: HttpRequest) -> HttpResponse:
+    household = _household(request)
+    tag = request.GET.get("tag", "").strip()
+    found = selectors.recipes(household, tags=[tag] if tag else None)
+    return render(
+        request, "nutrition/recipes.html", _context(request, household, recipes=found, tag=tag)
+    )
+
+
+def _readable(request: HttpRequest, model, pk: int, lookup: str = "household"):
+    visible = model.objects.filter(**{f"{lookup}__in": readable_households(request.user)})
+    obj = visible.filter(pk=pk).first()
+    if obj is None:
+        raise Http404("Not found.")
+    return obj
+
+
+@login_required
+@require_GET
+def recipe(request: HttpRequest, recipe_id: int) -> HttpResponse:
+    found = _readable(request, Recipe, recipe_id)
+    context = _context(request, found.household, recipe=found, ingredients=_ingredient_rows(found))
+    return render(request, "nutrition/recipe.html", context)
+
+
+def _monday(raw: str) -> datetime.date:
+    try:
+        day = datetime.date.fromisoformat(raw) if raw else timezone.localdate()
+    except ValueError:
+        day = timezone.localdate()
+    return day - datetime.timedelta(days=day.weekday())
+
+
+@login_required
+@require_GET
+def meals(request: HttpRequest) -> HttpResponse:
+    household = _household(request)
+    monday = _monday(request.GET.get("week", ""))
+    days = [monday + datetime.timedelta(days=n) for n in range(7)]
+    planned = list(selectors.meals(household, days[0], days[-1]))
+    grid = {(m.date, m.meal_type): [] for m in planned}
+    for meal in planned:
+        grid[(meal.date, meal.meal_type)].append(meal)
+    rows = [
+        {"day": day, "slots": [(kind, grid.get((day, kind), [])) for kind in MealType.values]}
+        for day in days
+    ]
+    context = _context(
+        request,
+        household,
+        rows=rows,
+        meal_types=MealType.values,
+        monday=monday,
+        previous=monday - datetime.timedelta(days=7),
+        next=monday + datetime.timedelta(days=7),
+    )
+    return render(request, "nutrition/meals.html", context)
+
+
+@login_required
+@require_GET
+def lists(request: HttpRequest) -> HttpResponse:
+    household = _household(request)
+    found = list(household.lists.all()) if household else []
+    return render(request, "nutrition/lists.html", _context(request, household, lists=found))
+
+
+@login_required
+@require_GET
+def grocery_list(request: HttpRequest, list_id: int) -> HttpResponse:
+    found = _readable(request, GroceryList, list_id)
+    items = list(selectors.items(found))
+    context = _context(request, found.household, grocery_list=found, items=items)
+    return render(request, "nutrition/list.html", context)
+
+
+@login_required
+@require_POST
+def item_toggle(request: HttpRequest, item_id: int) -> HttpResponse:
+    """Tick or untick an item (only the household's people; anyone else gets a 404)."""
+    item = (
+        GroceryItem.objects.select_related("grocery_list__household")
+        .filter(grocery_list__deleted_at=None, pk=item_id)
+        .first()
+    )
+    if item is None or not may_change(request.user, item.grocery_list.household):
+        raise Http404("Not found.")
+    services.item_set_checked(item=item, checked=request.POST.get("checked") == "1")
+    if not request.htmx:
+        return redirect("nutrition:list", list_id=item.grocery_list_id)
+    context = _context(request, item.grocery_list.household, item=item)
+    return render(request, "nutrition/list.html#item", context)
+
+
+@login_required
+def household(request: HttpRequest) -> HttpResponse:
+    """Who shares the household; its owner invites people by username and removes them."""
+    home = _household(request)
+    if home is None and request.method == "POST":
+        home = household_for(request.user, create=True)
+    owner = home is not None and home.owner_id == request.user.pk
+    error = ""
+    if request.method == "POST":
+        if not owner:
+            raise Http404("Not found.")
+        if "remove" in request.POST:
+            member = request.POST.get("remove", "")
+            if member.isdigit():
+                services.member_remove(household=home, member_id=int(member))
+            return redirect("nutrition:household")
+        try:
+            services.member_invite(household=home, username=request.POST.get("username", ""))
+            return redirect("nutrition:household")
+        except services.NutritionError as exc:
+            error = exc.message
+    members = list(home.members.select_related("user")) if home else []
+    context = _context(request, home, members=members, owner=owner, error=error)
+    return render(request, "nutrition/household.html", context, status=422 if error else 200)
