@@ -8,10 +8,13 @@ from __future__ import annotations
 import datetime
 
 import pytest
+from django.db import transaction
 from django.urls import reverse
 
 from chat import services
+from chat.agent import run_turn
 from chat.models import Message, PendingToolBatch, ToolCallRecord
+from coach.llm.offline import OfflineProvider
 from programs.models import Exercise, Session, Week
 from tests.coach.training_helpers import dates, today_of
 from tests.factories import UserFactory, build_program
@@ -260,3 +263,36 @@ def test_plan_buttons_need_a_program(client):
     assert client.post(reverse("chat:plan_realign")).status_code == 404
     assert client.post(reverse("chat:plan_lighter"), {"days": "5"}).status_code == 404
     assert services.conversation_for_athlete(athlete=UserFactory()) is None
+
+
+# --- the offline coach -----------------------------------------------------------------------
+
+
+def say(conversation, text) -> Message:
+    with transaction.atomic():
+        _, placeholder = services.message_send(conversation=conversation, text=text)
+    run_turn(placeholder=placeholder, provider=OfflineProvider())
+    placeholder.refresh_from_db()
+    return placeholder
+
+
+def test_offline_realign_and_lighter_propose_batches_that_apply_and_undo(athlete_client, program):
+    complete_week_1(program)
+    conversation = services.conversation_for_athlete(athlete=program.athlete)
+    before = dates(program)
+    reply = say(conversation, "realign")
+    batch = open_batch(program)
+    assert [c["name"] for c in batch.calls] == ["realign_plan"]
+    assert "Apply Changes" in reply.content
+    assert dates(program) == before
+    click(athlete_client, "apply", batch)
+    assert dates(program)["week-2-session-1"] == today_of(program.athlete)
+    undo(athlete_client, batch)
+    assert dates(program) == before
+
+    say(conversation, "lighter 3 days")
+    lighter = open_batch(program)
+    assert [(c["name"], c["arguments"]) for c in lighter.calls] == [("lighten_plan", {"days": 3})]
+    click(athlete_client, "apply", lighter)
+    squat = Exercise.objects.get(session=session(program, 3, 1), position=1)
+    assert (squat.working_sets, squat.target_load) == (2, "120 lbs")

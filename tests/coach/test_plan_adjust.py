@@ -205,7 +205,7 @@ def test_realign_plan_tool_makes_the_same_moves_as_the_push():
 
 
 def test_lighten_plan_tool_lightens_and_checks_its_days():
-    program, today = program_around_today()
+    program, _ = program_around_today()
     result = apply(program, call("lighten_plan", days=3))
     assert result.success
     assert "Lighter next 3 days" in result.results[0].summary
