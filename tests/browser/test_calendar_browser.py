@@ -35,7 +35,9 @@ def send(page: Page, text: str) -> None:
     box = page.get_by_role("textbox", name="Message")
     box.fill(text)
     page.get_by_role("button", name="Send", exact=True).click()
-    expect(page.locator(".bubble-user").last).to_have_text(text)
+    # The first turn of a process loads the token vocabulary (several seconds on a busy machine)
+    # before the response that shows the bubble.
+    expect(page.locator(".bubble-user").last).to_have_text(text, timeout=30_000)
     expect(page.locator(".bubble-thinking")).to_have_count(0)
 
 
