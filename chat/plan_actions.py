@@ -56,7 +56,7 @@ def today_of(conversation: Conversation) -> datetime.date:
 
 
 def plan_offer(conversation: Conversation) -> dict:
-    """What the chat offers under the messages when nothing is pending."""
+    """What the chat offers under the messages when nothing is pending (``views.plan_offer``)."""
     summary = plan_adjust.missed_summary(
         program_id=conversation.program_id, today=today_of(conversation)
     )

@@ -1,6 +1,10 @@
 """The buttons that propose changes without words (``chat.plan_actions``): Move on the calendar,
 Realign my plan and Not feeling 100 % in the chat.
 
+``plan_offer`` renders the chat's offer (empty while a card is open). The page loads it on its
+own (``#plan-actions``, again after every out-of-band swap: a reply, a decision), so the page and
+its polls keep their fixed number of queries.
+
 Each is a plain form POST (it works without JavaScript): the view finds the athlete's own
 conversation and, for Move, a session of that conversation's program (anything else is a 404),
 proposes, and sends the athlete to the chat, where the card waits for Apply. A form value that
@@ -14,14 +18,14 @@ import datetime
 
 from django.contrib import messages as flash
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from coach.plan_adjust import PlanAdjustError
 from programs.models import Session
 
-from .. import plan_actions, services
+from .. import plan_actions, proposals, services
 from .common import login_required
 
 
@@ -30,6 +34,16 @@ def _conversation(request: HttpRequest):
     if conversation is None:
         raise Http404("No program to change.")
     return conversation
+
+
+@login_required
+@require_GET
+def plan_offer(request: HttpRequest) -> HttpResponse:
+    conversation = _conversation(request)
+    offer = None
+    if proposals.open_batch(conversation=conversation) is None:
+        offer = plan_actions.plan_offer(conversation)
+    return render(request, "chat/_plan_actions.html", {"plan_offer": offer})
 
 
 @login_required

@@ -22,7 +22,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from coach.llm import DEFAULT_MODELS
 from programs.selectors import program_week_view
 
-from .. import plan_actions, proposals
+from .. import proposals
 from ..cards import card_items
 from ..forms import MessageForm
 from ..models import BatchDecision, Conversation, Message
@@ -91,22 +91,18 @@ def regions(
     shown_version: str | None = None,
     latest: Message | None = _UNKNOWN,
 ) -> dict[str, Any]:
-    """What the out-of-band regions show: the open batch, the suggested replies (and, with nothing
-    pending, ``plan_offer``: Realign my plan from 3 missed sessions, Not feeling 100 %), and the week,
+    """What the out-of-band regions show: the open batch, the suggested replies, and the week,
     which is None when the page already shows this version of the program (``shown_version``).
     ``latest``: the latest message other than a tool result, when the caller has it."""
     batch = proposals.open_batch(conversation=conversation)
     unchanged = shown_version is not None and shown_version == str(conversation.program.version)
     suggestions: list[str] = []
-    offer = None
     if batch is None:
         suggestions = suggestions_for(conversation, latest=latest)
-        offer = plan_actions.plan_offer(conversation)
     return {
         "batch": batch,
         "items": card_items(batch),
         "suggestions": suggestions,
-        "plan_offer": offer,
         "week": None if unchanged else week_of(conversation, week_number=week_number),
     }
 

@@ -172,14 +172,22 @@ def test_the_calendar_offers_move_only_for_open_sessions_of_the_current_program(
 # --- Realign my plan -------------------------------------------------------------------------
 
 
+def offer(client) -> str:
+    return client.get(reverse("chat:plan_offer"), headers={"HX-Request": "true"}).content.decode()
+
+
 def test_realign_is_offered_in_the_chat_only_from_three_missed_sessions(athlete_client, program):
+    page = athlete_client.get(reverse("chat:home")).content.decode()
+    assert reverse("chat:plan_offer") in page  # the page loads the offer on its own
     complete_week_1(program)
-    page = athlete_client.get(reverse("chat:home")).content.decode()
-    assert "Realign my plan" in page and "3 sessions missed" in page
+    html = offer(athlete_client)
+    assert "Realign my plan" in html and "3 sessions missed" in html
+    assert reverse("chat:plan_realign") in html
     Session.objects.filter(pk=session(program, 2, 1).pk).update(completed=True)
-    page = athlete_client.get(reverse("chat:home")).content.decode()
-    assert "Realign my plan" not in page and reverse("chat:plan_realign") not in page
-    assert "Not feeling 100%" in page  # always offered
+    html = offer(athlete_client)
+    assert "Realign my plan" not in html and reverse("chat:plan_realign") not in html
+    assert "Not feeling 100%" in html  # always offered
+    assert 'name="days"' in html and '<option value="3"' in html and '<option value="14"' in html
 
 
 def test_realign_card_shows_every_date_before_and_after_then_apply_and_undo(
@@ -198,7 +206,7 @@ def test_realign_card_shows_every_date_before_and_after_then_apply_and_undo(
     for ref in moved:
         assert f"<del>{before[ref].isoformat()}" in page
         assert f"<ins>{(before[ref] + D(days=7)).isoformat()}" in page
-    assert reverse("chat:plan_realign") not in page  # a card is open: no offer
+    assert offer(athlete_client).strip() == ""  # a card is open: no offer
     click(athlete_client, "apply", batch)
     after = dates(program)
     assert after["week-2-session-1"] == today
@@ -262,6 +270,7 @@ def test_plan_buttons_need_a_program(client):
     client.force_login(UserFactory())
     assert client.post(reverse("chat:plan_realign")).status_code == 404
     assert client.post(reverse("chat:plan_lighter"), {"days": "5"}).status_code == 404
+    assert client.get(reverse("chat:plan_offer")).status_code == 404
     assert services.conversation_for_athlete(athlete=UserFactory()) is None
 
 
