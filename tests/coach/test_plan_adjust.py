@@ -221,3 +221,17 @@ def test_realign_plan_tool_with_nothing_missed_is_a_validation_error():
     Session.objects.filter(week__program=program, scheduled_date__lt=today).update(completed=True)
     result = preview(program, call("realign_plan"))
     assert [e.code for e in result.results[0].errors] == ["VALIDATION_ERROR"]
+
+
+def test_realign_that_would_pass_the_programs_end_is_refused_naming_how_far_it_can_push():
+    program, today = program_around_today()
+    for number in (1, 2, 3):
+        done(program, 1, number)
+    last = Week.objects.get(program=program, position=4)
+    Week.objects.filter(pk=last.pk).update(end_date=last.start_date + D(days=6))
+    before = dates(program)
+    result = preview(program, call("realign_plan"))
+    assert not result.success
+    message = result.results[0].errors[0].message
+    assert "past the program's end" in message and "push by at most" in message
+    assert dates(program) == before
