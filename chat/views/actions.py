@@ -1,15 +1,15 @@
 """The buttons that propose changes without words (``chat.plan_actions``): Move on the calendar,
 Realign my plan and Not feeling 100 % in the chat.
 
-``plan_offer`` renders the chat's offer (empty while a card is open). The page loads it on its
-own (``#plan-actions``, again after every out-of-band swap: a reply, a decision), so the page and
-its polls keep their fixed number of queries.
-
 Each is a plain form POST (it works without JavaScript): the view finds the athlete's own
 conversation and, for Move, a session of that conversation's program (anything else is a 404),
 proposes, and sends the athlete to the chat, where the card waits for Apply. A form value that
 can't be used (a bad date, a length outside 3 to 14, nothing missed) changes nothing: the athlete
 goes back with a message naming the bounds.
+
+``plan_offer`` renders the chat's offer (empty while a card is open). The page loads it on its
+own (``#plan-actions``, again after every out-of-band swap: a reply, a decision), so the page and
+its polls keep their fixed number of queries.
 """
 
 from __future__ import annotations
