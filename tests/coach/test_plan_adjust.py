@@ -224,7 +224,7 @@ def test_realign_plan_tool_with_nothing_missed_is_a_validation_error():
 
 
 def test_realign_that_would_pass_the_programs_end_is_refused_naming_how_far_it_can_push():
-    program, today = program_around_today()
+    program, _ = program_around_today()
     for number in (1, 2, 3):
         done(program, 1, number)
     last = Week.objects.get(program=program, position=4)
