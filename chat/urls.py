@@ -17,4 +17,8 @@ urlpatterns = [
     path(
         "batches/<int:batch_id>/calls/<str:call_id>/remove/", views.call_remove, name="call_remove"
     ),
+    path("sessions/<int:session_id>/move/", views.session_move, name="session_move"),
+    path("plan/offer/", views.plan_offer, name="plan_offer"),
+    path("plan/realign/", views.plan_realign, name="plan_realign"),
+    path("plan/lighter/", views.plan_lighter, name="plan_lighter"),
 ]

@@ -6,10 +6,13 @@ session gets a state and a compliance colour from ``training.compliance``:
 
 * ``planned``: today or later and not completed (no colour);
 * ``completed``: coloured by its logged duration against its planned one;
-* ``missed``: before today and not completed (red);
+* ``skipped``: skipped on purpose, with its reason (no colour, never missed);
+* ``missed``: before today, neither completed nor skipped (red);
 * ``rest``: no exercises and no cardio (no colour, never missed).
 
-The program has no "skipped session" field, so a session is never shown as skipped.
+A session of the athlete's current program (the one the chat is about) that isn't completed is
+``movable``: the page gives it a **Move** form, which proposes the move in the chat (nothing moves
+before Apply). Sessions of older programs are shown but not moved from here.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from dataclasses import dataclass, field
 from django.db.models import Prefetch, Q
 
 from programs.models import Exercise, Session
+from programs.workout_log import athlete_program
 
 from . import compliance
 from .models import Activity
@@ -29,7 +33,13 @@ from .models import Activity
 MIN_DATE = datetime.date(2000, 1, 1)
 MAX_DATE = datetime.date(2100, 12, 31)
 VIEWS = ("month", "week")
-STATE_LABELS = {"planned": "Planned", "completed": "Completed", "missed": "Missed", "rest": "Rest"}
+STATE_LABELS = {
+    "planned": "Planned",
+    "completed": "Completed",
+    "skipped": "Skipped",
+    "missed": "Missed",
+    "rest": "Rest",
+}
 
 
 class CalendarError(ValueError):
@@ -48,6 +58,7 @@ class CalendarSession:
     colour: str | None
     planned_minutes: int | None
     actual_minutes: int | None
+    movable: bool = False
 
     @property
     def state_label(self) -> str:
@@ -125,7 +136,9 @@ def _monday(day: datetime.date) -> datetime.date:
     return day - datetime.timedelta(days=day.weekday())
 
 
-def _session_row(session: Session, *, today: datetime.date, seconds: list[int]) -> CalendarSession:
+def _session_row(
+    session: Session, *, today: datetime.date, seconds: list[int], current: int | None
+) -> CalendarSession:
     cardio = getattr(session, "cardio", None)
     sets = [
         (e.warmup_sets + e.working_sets, e.rest_seconds)
@@ -145,6 +158,8 @@ def _session_row(session: Session, *, today: datetime.date, seconds: list[int]) 
         state = "rest"
     elif session.completed:
         state = "completed"
+    elif session.skipped:
+        state = "skipped"
     else:
         state = "missed" if session.scheduled_date < today else "planned"
     return CalendarSession(
@@ -161,10 +176,11 @@ def _session_row(session: Session, *, today: datetime.date, seconds: list[int]) 
             completed=session.completed,
             planned_minutes=planned,
             actual_minutes=actual,
-            rest=rest,
+            rest=rest or state == "skipped",
         ),
         planned_minutes=planned,
         actual_minutes=actual,
+        movable=not session.completed and session.week.program_id == current,
     )
 
 
@@ -199,8 +215,12 @@ def calendar_days(
     for activity in activities:
         if activity.session_id is not None:
             linked[activity.session_id].append(activity.duration_s)
+    current = athlete_program(athlete=athlete)
+    current_id = current.pk if current is not None else None
     for session in sessions:
-        row = _session_row(session, today=today, seconds=linked.get(session.pk, []))
+        row = _session_row(
+            session, today=today, seconds=linked.get(session.pk, []), current=current_id
+        )
         days[session.scheduled_date].sessions.append(row)
     for activity in sorted(activities, key=lambda a: (a.start, a.pk)):
         if activity.local_date in days:

@@ -1,5 +1,6 @@
 """The calendar page: month or week grid of the athlete's sessions and activities, a day list at
-phone width. Read-only: moving a session will be a reschedule proposal made in the chat."""
+phone width. Its Move forms post to the chat (``chat.views.actions.session_move``), which proposes
+the move on a card; this app only shows."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
 """The chat's views: the page and the message flow (``pages``), the preview card's buttons
-(``batches``). Partials live in ``chat/page.html`` (django-template-partials)."""
+(``batches``), the buttons that propose without words (``actions``). Partials live in ``chat/page.html`` (django-template-partials)."""
 
+from .actions import plan_lighter, plan_offer, plan_realign, session_move
 from .batches import batch_apply, batch_cancel, batch_undo, call_edit, call_remove
 from .pages import home, message_poll, message_retry, message_send, program_panel
 
@@ -14,5 +15,9 @@ __all__ = [
     "message_poll",
     "message_retry",
     "message_send",
+    "plan_lighter",
+    "plan_offer",
+    "plan_realign",
     "program_panel",
+    "session_move",
 ]

@@ -16,6 +16,7 @@ from programs.models import Session, Week
 from training.services import athlete_today, profile_for, workout_complete
 
 from ..schemas import DAYS
+from . import plan_adjust
 from .base import Outcome, ToolContext, ToolSpec, ToolStateError, detail, no_target, quote
 from .reschedule import (
     program_dates,
@@ -260,4 +261,5 @@ SPECS = [
         log_sets,
         display="Log sets",
     ),
+    *plan_adjust.SPECS,  # realign_plan, lighten_plan (seed 003's realignment)
 ]

@@ -46,6 +46,9 @@ WRITE_TOOLS = {
     "mark_workout_complete",
     "skip_workout",
     "log_sets",
+    # realignment (coach/tools/plan_adjust.py, listed with the schedule tools)
+    "realign_plan",
+    "lighten_plan",
     # the library tools (coach/tools/library.py)
     "add_workout_to_calendar",
     "save_workout_to_library",

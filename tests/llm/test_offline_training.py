@@ -53,6 +53,8 @@ EXAMPLES = {
             ],
         },
     ),
+    "realign_plan": ("realign", {}),
+    "lighten_plan": ("lighter 5 days", {"days": 5}),
 }
 
 
@@ -82,6 +84,10 @@ def test_each_command_becomes_its_tool_call(tool):
             "reschedule_workout",
             {"workout_id": "week-2-session-3", "new_date": "2026-12-05", "strategy": "push"},
         ),
+        ("realign my plan", "realign_plan", {}),
+        ("make the next 14 days lighter", None, None),
+        ("lighter next 3 days", "lighten_plan", {"days": 3}),
+        ("not feeling 100% 7 days", "lighten_plan", {"days": 7}),
         (
             "done session 1.2 on 2026-11-20 rating 4 notes felt strong",
             "mark_workout_complete",
@@ -96,7 +102,10 @@ def test_each_command_becomes_its_tool_call(tool):
 )
 def test_variants_of_the_commands(command, tool, arguments):
     parsed = parse_command(command)
-    assert (parsed.name, parsed.arguments) == (tool, arguments)
+    if tool is None:
+        assert parsed is None
+    else:
+        assert (parsed.name, parsed.arguments) == (tool, arguments)
 
 
 @pytest.mark.parametrize(
@@ -105,6 +114,9 @@ def test_variants_of_the_commands(command, tool, arguments):
         ("skip session 2.3", "Say why"),
         ("sleep 91", "1 to 90 nights"),
         ("log exercise 1.1.1 31x5", "at most 30 sets"),
+        ("lighter 2 days", "3 to 14 days"),
+        ("lighter 15 days", "3 to 14 days"),
+        ("not feeling 100%", "3 to 14 days"),
     ],
 )
 def test_incomplete_commands_say_what_to_type(command, message):
@@ -150,5 +162,7 @@ def test_the_help_lists_the_training_commands():
         ("", "move session 2.3 to 2026-12-05 swap"),
         ("", "skip session 2.3 because sick"),
         ("", "done session 2.3 rating 4"),
+        ("", "realign"),
+        ("", "lighter 5 days"),
     ]:
         assert example in text

@@ -84,9 +84,9 @@ def test_bench_schemas_prints_the_counts():
 
 def test_the_training_and_schedule_tools_stay_within_their_own_budget():
     """Twelve more tools (issue 9): reads of training data and schedule writes, about 130
-    tokens each."""
+    tokens each; then realign_plan and lighten_plan (issue 10), about 120 together."""
     definitions = [
         d for d in tool_definitions() if REGISTRY[d["name"]].category in ("training", "schedule")
     ]
-    assert len(definitions) == 12
-    assert count_tool_tokens(definitions)["json"] <= 2_000
+    assert len(definitions) == 14
+    assert count_tool_tokens(definitions)["json"] <= 2_000 + 150

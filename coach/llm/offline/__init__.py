@@ -62,6 +62,7 @@ Training (``training_commands``; sessions are ``W.S``, the tools' ``week-W-sessi
     done session 2.3 [rating 4] [notes ...]            mark_workout_complete
     add run on 2026-12-05 40 min tempo named X         create_custom_workout
     log exercise 2.3.1 3x8 @ 100 kg rpe 8              log_sets
+    realign / lighter 5 days                           realign_plan / lighten_plan {days: 3-14}
 
 Library (``library_commands``, seed 003)
     find workouts legs                                 search_workout_library (read)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from coach.plan_adjust import MAX_DAYS, MIN_DAYS
+
 from .grammar import CommandError, Parsed
 
 SPORTS = {
@@ -43,6 +45,8 @@ HELP = [
     ("Mark a session done (rating 1-5)", "done session 2.3 rating 4"),
     ("Add a one-off workout", "add run on 2026-12-05 40 min tempo named River Tempo"),
     ("Log sets of an exercise", "log exercise 2.3.1 3x8 @ 100 kg rpe 8"),
+    ("Restart the plan today after missed sessions", "realign"),
+    ("Not feeling 100%: lighter next N days (3-14)", "lighter 5 days"),
 ]
 
 
@@ -120,6 +124,20 @@ def _read(text: str) -> Parsed | None:
 
 def _write(text: str) -> Parsed | None:
     flags = re.IGNORECASE
+    if re.fullmatch(r"realign(?:\s+my)?(?:\s+(?:plan|program))?[.!]?", text, flags):
+        return Parsed("realign_plan", {}, "realign your plan to start from today")
+    if m := re.fullmatch(
+        r"(?:make\s+(?:the\s+)?)?(?:lighter|easier)(?:\s+(?:the\s+)?next)?\s+(\d+)\s+days?"
+        r"|not\s+feeling\s+100\s*%?(?:\s*[,:]?\s*(?:lighter\s+)?(?:next\s+)?(\d+)\s+days?)?",
+        text,
+        flags,
+    ):
+        days = int(m.group(1) or m.group(2) or 0)
+        if not MIN_DAYS <= days <= MAX_DAYS:
+            raise CommandError(
+                f'A lighter stretch lasts {MIN_DAYS} to {MAX_DAYS} days, e.g. "lighter 5 days".'
+            )
+        return Parsed("lighten_plan", {"days": days}, f"make the next {days} days lighter")
     if m := re.fullmatch(
         rf"(?:move|reschedule)\s+{SES}\s+to\s+{DATE}(?:\s+(?:by\s+)?(swap|replace|push)(?:ing)?)?",
         text,

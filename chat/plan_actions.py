@@ -1,0 +1,206 @@
+"""Changes the athlete asks for with a button instead of words: **Move** a session (the calendar),
+**Realign my plan** and **Not feeling 100 %** (the chat). Each becomes an ordinary proposal: the
+calls (built deterministically: the reschedule tool, ``coach.plan_adjust``) go through
+``chat.proposals.propose`` like a model's, so they are validated, previewed on the card, editable,
+applied only by Apply Changes, and undoable. Nothing moves before Apply.
+
+**How it reads in the conversation.** The click is written as the athlete's message, in words built
+by Spotter from the structured request (what a person would have typed), followed by a coach
+message that carries the calls (its provider is ``spotter``, its model the action's name, so the
+audit log says the calls came from a button, not a model) and one tool answer per call. The model
+reads that exchange like any other; the conversation stays valid for every provider. No model is
+called for the click itself; the decision that follows (Apply, Cancel, Undo) is acknowledged as
+usual.
+
+**The offer.** ``plan_offer`` says how many sessions are missed (``coach.plan_adjust``'s rule) and
+whether to offer Realign (from 3); Not feeling 100 % is always offered, 3 to 14 days.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils import timezone
+
+from coach import plan_adjust
+from coach.render import quote
+from coach.toolcalls import ToolCall
+from programs.models import Session
+from training.services import athlete_today, profile_for
+
+from . import proposals, refusals
+from .models import Conversation, Message
+from .storable import strip_nul
+
+SOURCE = "spotter"
+STRATEGIES = ("swap", "push")
+LIGHTER_CHOICES = tuple(range(plan_adjust.MIN_DAYS, plan_adjust.MAX_DAYS + 1))
+DEFAULT_LIGHTER_DAYS = 7
+REPLIES = ["What does this change?"]
+
+
+@dataclass
+class ActionResult:
+    reply: Message
+    proposal: proposals.Proposal
+
+    @property
+    def refused(self) -> bool:
+        return self.proposal.refused
+
+
+def today_of(conversation: Conversation) -> datetime.date:
+    return athlete_today(profile=profile_for(athlete=conversation.athlete))
+
+
+def plan_offer(conversation: Conversation) -> dict:
+    """What the chat offers under the messages when nothing is pending (``views.plan_offer``)."""
+    summary = plan_adjust.missed_summary(
+        program_id=conversation.program_id, today=today_of(conversation)
+    )
+    return {
+        "missed": summary.count,
+        "realign": summary.offer_realign,
+        "lighter_choices": LIGHTER_CHOICES,
+        "lighter_default": DEFAULT_LIGHTER_DAYS,
+    }
+
+
+def propose_action(
+    *,
+    conversation: Conversation,
+    request_text: str,
+    reply_text: str,
+    calls: list[ToolCall],
+    action: str,
+) -> ActionResult:
+    """Write the athlete's request and the coach message carrying ``calls``, and propose them
+    (queued on the open batch, or all refused with the reason as the coach's reply)."""
+    with transaction.atomic():
+        # The agent's proposer takes the same lock: one proposer at a time per conversation.
+        Conversation.objects.select_for_update(no_key=True).filter(pk=conversation.pk).first()
+        now = timezone.now()
+        asked = Message.objects.create(
+            conversation=conversation,
+            role=Message.Role.USER,
+            content=strip_nul(request_text),
+            status=Message.Status.COMPLETE,
+        )
+        reply = Message.objects.create(
+            conversation=conversation,
+            role=Message.Role.ASSISTANT,
+            status=Message.Status.COMPLETE,
+            reply_to=asked,
+            provider=SOURCE,
+            model=action,
+            started_at=now,
+        )
+        proposal = proposals.propose(
+            conversation=conversation,
+            message=reply,
+            calls=calls,
+            writes={c.id for c in calls},
+            usage={"provider": SOURCE, "model": action},
+        )
+        if proposal.refused:
+            content, replies = refusals.refusal_message(
+                writes=proposal.calls, errors=proposal.errors
+            )
+            reply.error_code = "refused"
+        else:
+            content, replies = reply_text, REPLIES
+        reply.content = strip_nul(content)
+        reply.suggested_replies = replies
+        reply.tool_calls = [c.to_dict() for c in proposal.calls]
+        reply.batch = proposal.batch
+        reply.finished_at = timezone.now()
+        reply.save()
+        Message.objects.bulk_create(
+            Message(
+                conversation=conversation,
+                role=Message.Role.TOOL,
+                content=strip_nul(proposal.answers[call.id][0]),
+                tool_call_id=call.id,
+                is_error=proposal.answers[call.id][1],
+                reply_to=reply,
+                batch=proposal.batch,
+                status=Message.Status.COMPLETE,
+            )
+            for call in proposal.calls
+        )
+        Conversation.objects.filter(pk=conversation.pk).update(updated_at=timezone.now())
+    return ActionResult(reply=reply, proposal=proposal)
+
+
+def move_session(
+    *, conversation: Conversation, session: Session, new_date: datetime.date, strategy: str
+) -> ActionResult:
+    """Propose ``reschedule_workout`` for a session of the conversation's program (the caller
+    checked that it is)."""
+    if strategy not in STRATEGIES:
+        strategy = "swap"
+    old = session.scheduled_date.isoformat() if session.scheduled_date else "no date"
+    where = f"{quote(session.name)} (week {session.week.position}, session {session.position})"
+    request = f"Move {where} from {old} to {new_date.isoformat()}"
+    if strategy == "push":
+        request += ", and every later session by the same days"
+    call = ToolCall(
+        id="move-1",
+        name="reschedule_workout",
+        arguments={
+            "workout_id": session.ref,
+            "new_date": new_date.isoformat(),
+            "strategy": strategy,
+        },
+    )
+    reply = (
+        f"Here's {where} on {new_date.isoformat()}. Check the date before → after on the card; "
+        "nothing moves until you press Apply Changes."
+    )
+    return propose_action(
+        conversation=conversation,
+        request_text=request + ".",
+        reply_text=reply,
+        calls=[call],
+        action="calendar-move",
+    )
+
+
+def realign(*, conversation: Conversation) -> ActionResult:
+    """Propose the realignment; ``plan_adjust.PlanAdjustError`` when nothing was missed."""
+    today = today_of(conversation)
+    missed = plan_adjust.missed_sessions(program_id=conversation.program_id, today=today)
+    calls = plan_adjust.realign_calls(program_id=conversation.program_id, today=today)
+    count = len(missed)
+    reply = (
+        f"You've missed {count} session{'s' if count != 1 else ''} since your last workout. "
+        f"Here's your plan restarting today ({today.isoformat()}): every date is on the card, "
+        "before → after. Nothing moves until you press Apply Changes."
+    )
+    return propose_action(
+        conversation=conversation,
+        request_text="Realign my plan.",
+        reply_text=reply,
+        calls=calls,
+        action="realign",
+    )
+
+
+def lighter(*, conversation: Conversation, days: object) -> ActionResult:
+    """Propose lighter days; ``plan_adjust.PlanAdjustError`` (naming 3 to 14) on a bad length or
+    when nothing in those days can be made lighter."""
+    today = today_of(conversation)
+    calls = plan_adjust.lighter_calls(program_id=conversation.program_id, today=today, days=days)
+    reply = (
+        f"Take it easier for {days} days: fewer sets, lower loads and shorter cardio, one change "
+        "per exercise or cardio block on the card. Edit or remove any of them, then Apply Changes."
+    )
+    return propose_action(
+        conversation=conversation,
+        request_text=f"I'm not feeling 100%: make the next {days} days lighter.",
+        reply_text=reply,
+        calls=calls,
+        action="lighter",
+    )
