@@ -11,7 +11,7 @@ transition written in the same transaction; the text the model and the athlete r
 from those rows by ``chat.notes``.
 """
 
-from .core import Decision, find_open, is_due
+from .core import Decision, expiry_note, find_open, is_due
 from .decide import apply, approve, cancel, decline, expire, expire_due, needs_review
 from .edit import EditResult, edit_call, editable_fields, remove_call
 from .propose import AWAITING_CONFIRMATION, Proposal, propose
@@ -31,6 +31,7 @@ __all__ = [
     "editable_fields",
     "expire",
     "expire_due",
+    "expiry_note",
     "find_open",
     "is_due",
     "needs_review",
@@ -42,9 +43,10 @@ __all__ = [
 
 
 def open_batch(*, conversation):
-    """The batch waiting for a decision, if any; one past its time expires on the way."""
+    """The batch waiting for a decision, if any; one past its time, or in a conversation that
+    became read-only, expires on the way."""
     batch = find_open(conversation=conversation)
-    if batch is not None and is_due(batch):
+    if batch is not None and expiry_note(batch) is not None:
         expire(batch_id=batch.pk)
         return None
     return batch

@@ -1,7 +1,9 @@
-"""The chat's views: the page and the message flow (``pages``), the preview card's buttons
-(``batches``). Partials live in ``chat/page.html`` (django-template-partials)."""
+"""The chat's views: the page and the message flow (``pages``), the athlete's conversations
+(``conversations``), the preview card's buttons (``batches``). Partials live in
+``chat/page.html`` (django-template-partials)."""
 
 from .batches import batch_apply, batch_cancel, batch_undo, call_edit, call_remove
+from .conversations import conversation_list, conversation_new, conversation_open
 from .pages import home, message_poll, message_retry, message_send, program_panel
 
 __all__ = [
@@ -10,6 +12,9 @@ __all__ = [
     "batch_undo",
     "call_edit",
     "call_remove",
+    "conversation_list",
+    "conversation_new",
+    "conversation_open",
     "home",
     "message_poll",
     "message_retry",
