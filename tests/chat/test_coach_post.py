@@ -12,10 +12,12 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.urls import reverse
 
-from chat import services
+from chat import proposals, services
 from chat.agent import run_turn
-from chat.models import Message
+from chat.models import CoachReview, Message, PendingToolBatch
 from chat.prompt import build_turns
+from tests.chat.admin_helpers import REMOVE_SESSION
+from tests.chat.helpers import propose
 from tests.chat.scripted_provider import ScriptedProvider
 from tests.factories import build_program
 
@@ -134,3 +136,24 @@ def test_an_empty_or_too_long_post_changes_nothing(client, coach_user, coached_c
         response = client.post(post_url(coached_conversation), {"text": text}, follow=True)
         assert "Nothing was posted" in response.content.decode()
     assert not Message.objects.filter(role=Message.Role.COACH).exists()
+
+
+def test_approving_a_review_from_an_earlier_program_expires_it_instead(
+    client, coach_user, athlete_user, coached_conversation
+):
+    CoachReview.objects.create(athlete=athlete_user, enabled=True)
+    batch = propose(coached_conversation, REMOVE_SESSION)
+    assert proposals.apply(
+        batch_id=batch.pk, user=athlete_user, revision=batch.revision
+    ).outcome == ("review_requested")
+    program = coached_conversation.program
+    sessions = program.weeks.get(position=2).sessions.count()
+    build_program(weeks=1, sessions=1, exercises=1, athlete=athlete_user, coach=coach_user)
+
+    client.force_login(coach_user)
+    url = reverse("admin:chat_pendingtoolbatch_review", args=[batch.pk])
+    response = client.post(url, {"action": "approve", "note": ""}, follow=True)
+    assert "These changes expired instead" in response.content.decode()
+    batch.refresh_from_db()
+    assert batch.status == PendingToolBatch.BatchStatus.EXPIRED
+    assert program.weeks.get(position=2).sessions.count() == sessions
