@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import OuterRef, Q, QuerySet, Subquery
 
 from programs.access import is_staff_reader, programs_visible_to
 from programs.models import Program
@@ -40,10 +40,22 @@ def current_program_id(athlete_id: int | None) -> int | None:
     )
 
 
+def current_program_subquery() -> Subquery:
+    """``current_program_id`` of a conversation's athlete, as a subquery on ``Conversation``."""
+    newest = Program.objects.filter(athlete_id=OuterRef("athlete_id")).order_by(
+        "-created_at", "-pk"
+    )
+    return Subquery(newest.values("pk")[:1])
+
+
 def is_read_only(conversation: Conversation) -> bool:
     """True when the conversation is about a program that is no longer its athlete's current
-    one (or no longer theirs at all)."""
-    return conversation.program_id != current_program_id(conversation.athlete_id)
+    one (or no longer theirs at all). Remembered on the instance (one query per request)."""
+    known = getattr(conversation, "_spotter_read_only", None)
+    if known is None:
+        known = conversation.program_id != current_program_id(conversation.athlete_id)
+        conversation._spotter_read_only = known
+    return known
 
 
 def athlete_conversations(user: Any) -> QuerySet[Conversation]:

@@ -38,7 +38,7 @@ from django.utils import timezone
 
 from programs.models import Program
 
-from .access import athlete_conversations, current_program_id, is_read_only, may_post_as_coach
+from .access import athlete_conversations, current_program_subquery, may_post_as_coach
 from .models import Conversation, Message
 from .proposals.core import queue_reply
 
@@ -57,8 +57,8 @@ def read_only_reason(conversation: Conversation) -> str:
 
 
 def current_program(athlete) -> Program | None:
-    program_id = current_program_id(getattr(athlete, "pk", None))
-    return None if program_id is None else Program.objects.get(pk=program_id)
+    """The athlete's newest program (``chat.access.current_program_id``)."""
+    return Program.objects.filter(athlete=athlete).order_by("-created_at", "-pk").first()
 
 
 def conversation_for_athlete(*, athlete) -> Conversation | None:
@@ -78,6 +78,7 @@ def conversation_for_athlete(*, athlete) -> Conversation | None:
     if conversation is None:
         conversation = Conversation.objects.create(athlete=athlete, program=program)
     conversation.program = program  # already loaded: the page needs it
+    conversation._spotter_read_only = False  # about the current program by construction
     return conversation
 
 
@@ -123,13 +124,16 @@ def _clean(text: str) -> str:
     return text
 
 
-def _touch(conversation: Conversation, *, now: datetime.datetime, text: str) -> None:
+def _touch(conversation: Conversation, *, now: datetime.datetime, text: str) -> bool:
     """Mark the conversation active (locking its row until commit) and give it its title if it
-    has none yet."""
-    Conversation.objects.filter(pk=conversation.pk).update(
+    has none yet, in one query; False (nothing written) when it is read-only."""
+    updated = Conversation.objects.filter(
+        pk=conversation.pk, program_id=current_program_subquery()
+    ).update(
         updated_at=now,
         title=Case(When(title="", then=Value(title_from(text))), default=F("title")),
     )
+    return bool(updated)
 
 
 def message_send(*, conversation: Conversation, text: str) -> tuple[Message, Message]:
@@ -143,8 +147,7 @@ def message_send(*, conversation: Conversation, text: str) -> tuple[Message, Mes
     with transaction.atomic():
         # First, so the row stays locked until commit: one athlete's posts are counted in turn.
         now = timezone.now()
-        _touch(conversation, now=now, text=text)
-        if is_read_only(conversation):
+        if not _touch(conversation, now=now, text=text):
             raise ValidationError(read_only_reason(conversation), code=READ_ONLY)
         check_rate(athlete_id=conversation.athlete_id, now=now)
         user_message = Message.objects.create(
@@ -164,9 +167,9 @@ def coach_post(*, conversation: Conversation, coach, text: str) -> Message:
     conversation isn't read-only; ``ValidationError`` as ``message_send`` for the text."""
     text = _clean(text)
     with transaction.atomic():
-        _touch(conversation, now=timezone.now(), text=text)
+        touched = _touch(conversation, now=timezone.now(), text=text)
         conversation = Conversation.objects.select_related("program").get(pk=conversation.pk)
-        if not may_post_as_coach(coach, conversation):
+        if not touched or not may_post_as_coach(coach, conversation):
             raise PermissionDenied(
                 "Only the athlete's coach can post into this conversation, and only while it is "
                 "about the athlete's current program."

@@ -31,6 +31,7 @@ __all__ = [
     "editable_fields",
     "expire",
     "expire_due",
+    "expire_superseded",
     "expiry_note",
     "find_open",
     "is_due",
@@ -43,10 +44,17 @@ __all__ = [
 
 
 def open_batch(*, conversation):
-    """The batch waiting for a decision, if any; one past its time, or in a conversation that
-    became read-only, expires on the way."""
+    """The batch waiting for a decision, if any; one past its time expires on the way."""
     batch = find_open(conversation=conversation)
-    if batch is not None and expiry_note(batch) is not None:
+    if batch is not None and is_due(batch):
         expire(batch_id=batch.pk)
         return None
     return batch
+
+
+def expire_superseded(*, conversation):
+    """Opening a read-only conversation (about an earlier program) expires the batch left open
+    in it, with the reason (``expiry_note``); clicks on its card do the same."""
+    batch = find_open(conversation=conversation)
+    if batch is not None:
+        expire(batch_id=batch.pk)

@@ -32,7 +32,7 @@ from ..models import BatchDecision, Conversation, Message
 PAGE = "chat/page.html"
 NO_PROGRAM_PAGE = "chat/no_program.html"
 HISTORY_LIMIT = 200
-SWITCHER_LIMIT = 8
+SWITCHER_LIMIT = 8  # conversations in the page's switcher (loaded when it is opened)
 WAITING = (Message.Status.PENDING, Message.Status.RUNNING)
 
 
@@ -62,7 +62,7 @@ def page_context(
     read_only = is_read_only(conversation)
     if read_only:
         # A batch left open in it expires first, so the page shows the event saying why.
-        proposals.open_batch(conversation=conversation)
+        proposals.expire_superseded(conversation=conversation)
     recent = list(
         conversation.messages.exclude(role=Message.Role.TOOL)
         .select_related("decision", "author")
@@ -78,9 +78,6 @@ def page_context(
         "provider": provider_info(),
         "read_only": read_only,
         "read_only_reason": services.read_only_reason(conversation) if read_only else "",
-        "recent_conversations": services.conversation_list(athlete=conversation.athlete)[
-            :SWITCHER_LIMIT
-        ],
         **regions(conversation, week_number=week_number, latest=recent[-1] if recent else None),
     }
     if read_only:

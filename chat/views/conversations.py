@@ -14,7 +14,15 @@ from django.views.decorators.http import require_GET, require_POST
 from .. import services
 from ..access import athlete_conversations, current_program_id
 from ..forms import MessageForm
-from .common import NO_PROGRAM_PAGE, PAGE, conversation_url, int_param, login_required, page_context
+from .common import (
+    NO_PROGRAM_PAGE,
+    PAGE,
+    SWITCHER_LIMIT,
+    conversation_url,
+    int_param,
+    login_required,
+    page_context,
+)
 
 LIST_PAGE = "chat/conversations.html"
 
@@ -22,9 +30,16 @@ LIST_PAGE = "chat/conversations.html"
 @login_required
 @require_GET
 def conversation_list(request: HttpRequest) -> HttpResponse:
-    conversations = list(services.conversation_list(athlete=request.user))
+    """Every conversation; from htmx (the chat page's menu, ``?current=ID`` being the open one),
+    the ``SWITCHER_LIMIT`` most recent."""
+    conversations = services.conversation_list(athlete=request.user)
+    if request.htmx:
+        conversations = conversations[:SWITCHER_LIMIT]
     current = current_program_id(request.user.pk)
     rows = [{"conversation": c, "read_only": c.program_id != current} for c in conversations]
+    if request.htmx:
+        context = {"rows": rows, "current": int_param(request.GET.get("current"), default=0)}
+        return render(request, f"{LIST_PAGE}#switcher", context)
     return render(request, LIST_PAGE, {"rows": rows, "has_program": current is not None})
 
 

@@ -70,7 +70,8 @@ def program_panel(request: HttpRequest) -> HttpResponse:
     week_number = int_param(request.GET.get("week"), default=0) or None
     if request.htmx:
         week = week_of(conversation, week_number=week_number)
-        context = {"week": week, "conversation": conversation}
+        read_only = bool(raw_id) and is_read_only(conversation)
+        context = {"week": week, "conversation": conversation, "read_only": read_only}
         return render(request, f"{PAGE}#program-panel", context)
     context = page_context(conversation, form=MessageForm(), week_number=week_number)
     return render(request, PAGE, context)
