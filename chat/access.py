@@ -73,11 +73,6 @@ def may_act_as_athlete(user: Any, conversation: Conversation) -> bool:
     )
 
 
-def may_write_as_athlete(user: Any, conversation: Conversation) -> bool:
-    """The athlete may post and decide in the conversation (theirs, and not read-only)."""
-    return may_act_as_athlete(user, conversation) and not is_read_only(conversation)
-
-
 def may_post_as_coach(user: Any, conversation: Conversation) -> bool:
     """The athlete's own coach (the coach of the conversation's program, which still belongs to
     the athlete) may post into a conversation that isn't read-only."""

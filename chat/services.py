@@ -96,7 +96,7 @@ def conversation_new(*, athlete) -> Conversation | None:
     with transaction.atomic():
         latest = (
             athlete_conversations(athlete)
-            .select_for_update()
+            .select_for_update(of=("self",))
             .filter(program=program)
             .order_by("-pk")
             .first()
