@@ -1,4 +1,18 @@
-"""The chat's services: finding the athlete's conversation and sending a message.
+"""The chat's services: the athlete's conversations (the one to open, the list, a new one),
+sending a message, and the coach's post.
+
+**Conversations.** ``/`` opens the athlete's most recently active conversation about their current
+program (created on first use). **New conversation** starts another about the current program,
+unless the latest one has no message yet (that one is opened instead: empty conversations don't
+pile up). A conversation's title is its first message (the athlete's or their coach's), cut to 80
+characters. Conversations about an earlier program stay in the list, readable and read-only
+(``chat.access``): posting there is refused with ``code="read_only"``.
+
+**The coach's post.** The athlete's coach writes into a conversation from the admin
+(``coach_post``). It is a ``coach`` message: the athlete sees it marked as from their coach, and the
+model reads it on its next turn as the coach's words, quoted (``chat.notes.coach_note``). It does
+not start a model turn: the coach is talking to the athlete, and the model answers the athlete's
+next message knowing what the coach said.
 
 ``message_send`` saves the athlete's message, then a "coach is thinking" placeholder, and queues
 the agent on commit. It never applies anything, whatever the text says: only ``chat.proposals``
@@ -17,42 +31,88 @@ from __future__ import annotations
 import datetime
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.db.models import Case, F, QuerySet, Value, When
 from django.utils import timezone
 
 from programs.models import Program
 
-from .access import athlete_conversations
+from .access import athlete_conversations, current_program_subquery, may_post_as_coach
 from .models import Conversation, Message
 from .proposals.core import queue_reply
 
 MAX_MESSAGE_CHARS = 4000
+TITLE_CHARS = 80
 RATE_WINDOW = datetime.timedelta(minutes=1)
 RATE_LIMITED = "rate_limited"
+READ_ONLY = "read_only"
+
+
+def read_only_reason(conversation: Conversation) -> str:
+    return (
+        f"This conversation is about an earlier program ({conversation.program.name}); it can be "
+        "read but not continued. Start a new conversation about your current program."
+    )
+
+
+def current_program(athlete) -> Program | None:
+    """The athlete's newest program (``chat.access.current_program_id``)."""
+    return Program.objects.filter(athlete=athlete).order_by("-created_at", "-pk").first()
 
 
 def conversation_for_athlete(*, athlete) -> Conversation | None:
-    """The athlete's conversation about their newest program (created on first use); None when
-    they have no program."""
+    """The athlete's most recently active conversation about their current (newest) program,
+    created on first use; None when they have no program."""
     if athlete is None or not getattr(athlete, "is_authenticated", False):
         return None
-    program = Program.objects.filter(athlete=athlete).order_by("-created_at", "-pk").first()
+    program = current_program(athlete)
     if program is None:
         return None
-    conversation = athlete_conversations(athlete).filter(program=program).order_by("-pk").first()
+    conversation = (
+        athlete_conversations(athlete)
+        .filter(program=program)
+        .order_by("-updated_at", "-pk")
+        .first()
+    )
     if conversation is None:
         conversation = Conversation.objects.create(athlete=athlete, program=program)
     conversation.program = program  # already loaded: the page needs it
+    conversation._spotter_read_only = False  # about the current program by construction
     return conversation
 
 
-def message_send(*, conversation: Conversation, text: str) -> tuple[Message, Message]:
-    """Save the athlete's message and a placeholder for the reply; queue the agent on commit.
+def conversation_list(*, athlete) -> QuerySet[Conversation]:
+    """Every conversation the athlete may read, most recently active first, with its program."""
+    return athlete_conversations(athlete).select_related("program").order_by("-updated_at", "-pk")
 
-    Raises ``ValidationError`` (nothing saved) unless the stripped text has 1 to 4000 characters,
-    or with ``code="rate_limited"`` and ``params["retry_after"]`` (seconds) when the athlete has
-    sent ``CHAT_RATE_LIMIT_PER_MINUTE`` messages in the last minute."""
+
+def conversation_new(*, athlete) -> Conversation | None:
+    """A new conversation about the athlete's current program (None without one). The latest
+    conversation about it is reused while it has no message."""
+    program = current_program(athlete)
+    if program is None:
+        return None
+    with transaction.atomic():
+        latest = (
+            athlete_conversations(athlete)
+            .select_for_update(of=("self",))
+            .filter(program=program)
+            .order_by("-pk")
+            .first()
+        )
+        if latest is not None and not latest.messages.exists():
+            return latest
+        return Conversation.objects.create(athlete=athlete, program=program)
+
+
+def title_from(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= TITLE_CHARS else text[: TITLE_CHARS - 1] + "…"
+
+
+def _clean(text: str) -> str:
+    """The stripped text, or ``ValidationError`` unless it has 1 to 4000 characters."""
     text = (text or "").replace("\x00", "").strip()  # PostgreSQL can't store NUL characters
     if not text:
         raise ValidationError("Type a message first.", code="empty")
@@ -61,10 +121,34 @@ def message_send(*, conversation: Conversation, text: str) -> tuple[Message, Mes
             f"Messages can be at most {MAX_MESSAGE_CHARS} characters (this one has {len(text)}).",
             code="too_long",
         )
+    return text
+
+
+def _touch(conversation: Conversation, *, now: datetime.datetime, text: str) -> bool:
+    """Mark the conversation active (locking its row until commit) and give it its title if it
+    has none yet, in one query; False (nothing written) when it is read-only."""
+    updated = Conversation.objects.filter(
+        pk=conversation.pk, program_id=current_program_subquery()
+    ).update(
+        updated_at=now,
+        title=Case(When(title="", then=Value(title_from(text))), default=F("title")),
+    )
+    return bool(updated)
+
+
+def message_send(*, conversation: Conversation, text: str) -> tuple[Message, Message]:
+    """Save the athlete's message and a placeholder for the reply; queue the agent on commit.
+
+    Raises ``ValidationError`` (nothing saved) unless the stripped text has 1 to 4000 characters,
+    with ``code="read_only"`` in a conversation about an earlier program, or with
+    ``code="rate_limited"`` and ``params["retry_after"]`` (seconds) when the athlete has sent
+    ``CHAT_RATE_LIMIT_PER_MINUTE`` messages in the last minute."""
+    text = _clean(text)
     with transaction.atomic():
         # First, so the row stays locked until commit: one athlete's posts are counted in turn.
         now = timezone.now()
-        Conversation.objects.filter(pk=conversation.pk).update(updated_at=now)
+        if not _touch(conversation, now=now, text=text):
+            raise ValidationError(read_only_reason(conversation), code=READ_ONLY)
         check_rate(athlete_id=conversation.athlete_id, now=now)
         user_message = Message.objects.create(
             conversation=conversation,
@@ -74,6 +158,29 @@ def message_send(*, conversation: Conversation, text: str) -> tuple[Message, Mes
         )
         placeholder = queue_reply(conversation=conversation, reply_to=user_message)
     return user_message, placeholder
+
+
+def coach_post(*, conversation: Conversation, coach, text: str) -> Message:
+    """Save the coach's message into the athlete's conversation (no model turn is started).
+
+    Raises ``PermissionDenied`` unless ``coach`` is the coach of the conversation's program and the
+    conversation isn't read-only; ``ValidationError`` as ``message_send`` for the text."""
+    text = _clean(text)
+    with transaction.atomic():
+        touched = _touch(conversation, now=timezone.now(), text=text)
+        conversation = Conversation.objects.select_related("program").get(pk=conversation.pk)
+        if not touched or not may_post_as_coach(coach, conversation):
+            raise PermissionDenied(
+                "Only the athlete's coach can post into this conversation, and only while it is "
+                "about the athlete's current program."
+            )
+        return Message.objects.create(
+            conversation=conversation,
+            role=Message.Role.COACH,
+            author=coach,
+            content=text,
+            status=Message.Status.COMPLETE,
+        )
 
 
 def check_rate(*, athlete_id: int, now: datetime.datetime) -> None:

@@ -4,8 +4,9 @@ Who sees what is decided by the access helpers (``chat.access``, ``programs.acce
 a superuser and the Staff group read every row, a coach (``is_staff``) the rows whose
 conversation's program they can see, and a user who is not ``is_staff`` never gets past the admin
 login. Nobody adds, changes or deletes a conversation, a message, a batch, a decision or an audit
-record in the admin: they are written only by the proposal lifecycle. Deciding (approve, decline,
-undo) goes through ``chat.proposals`` from the batch page.
+record through the admin's forms: they are written only by the proposal lifecycle and the chat's
+services. Deciding (approve, decline, undo) goes through ``chat.proposals`` from the batch page;
+the coach's post to the athlete through ``chat.services.coach_post`` from the timeline.
 """
 
 from __future__ import annotations

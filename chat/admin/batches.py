@@ -150,6 +150,8 @@ class PendingToolBatchAdmin(ScopedReadOnlyAdmin):
             text = decision.batch.error_message or "Applying the changes failed."
         elif decision.outcome == "undo_refused":
             text = f"Undo refused: {decision.message}"
+        elif decision.outcome == "already_decided" and decision.message:
+            text = f"These changes expired instead: {decision.message}"
         self.message_user(request, text or f"Outcome: {decision.outcome}.", level)
 
     def review_view(self, request: HttpRequest, object_id: str) -> HttpResponse:

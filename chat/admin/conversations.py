@@ -1,13 +1,20 @@
-"""Read-only admins for conversations (with their timeline), messages and batch decisions."""
+"""Read-only admins for conversations (with their timeline), messages and batch decisions, and
+the coach's post: on a conversation's timeline the athlete's own coach writes to the athlete
+(``chat.services.coach_post``). Staff readers, other coaches and superusers who aren't the coach
+see the timeline without the form, and a post from them is refused (403)."""
 
 from __future__ import annotations
 
-from django.contrib import admin
-from django.http import Http404, HttpRequest, HttpResponse
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
-from django.urls import path
+from django.urls import path, reverse
 from django.utils.html import format_html
+from django.views.decorators.http import require_POST
 
+from .. import services
+from ..access import is_read_only, may_post_as_coach
 from ..models import BatchDecision, Conversation, Message
 from .base import ScopedReadOnlyAdmin, pretty_json, timeline_link
 from .timeline import conversation_timeline
@@ -52,6 +59,11 @@ class ConversationAdmin(ScopedReadOnlyAdmin):
                 self.admin_site.admin_view(self.timeline_view),
                 name="chat_conversation_timeline",
             ),
+            path(
+                "<path:object_id>/post/",
+                self.admin_site.admin_view(require_POST(self.post_view)),
+                name="chat_conversation_post",
+            ),
             *super().get_urls(),
         ]
 
@@ -65,8 +77,37 @@ class ConversationAdmin(ScopedReadOnlyAdmin):
             "title": f"Timeline of conversation {conversation.pk}",
             "conversation": conversation,
             "entries": conversation_timeline(conversation=conversation),
+            "may_post": may_post_as_coach(request.user, conversation),
+            "read_only": is_read_only(conversation),
+            "post_url": reverse("admin:chat_conversation_post", args=[conversation.pk]),
+            "post_limit": services.MAX_MESSAGE_CHARS,
         }
         return TemplateResponse(request, "admin/chat/timeline.html", context)
+
+    def post_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        """The coach's message to the athlete, posted into this conversation."""
+        conversation = self.get_object_in_scope(request, object_id)
+        if conversation is None:
+            raise Http404("No such conversation.")
+        if not may_post_as_coach(request.user, conversation):
+            raise PermissionDenied(
+                "Only the athlete's coach can post into this conversation, and only while it is "
+                "about the athlete's current program."
+            )
+        back = HttpResponseRedirect(
+            reverse("admin:chat_conversation_timeline", args=[conversation.pk])
+        )
+        try:
+            services.coach_post(
+                conversation=conversation, coach=request.user, text=request.POST.get("text", "")
+            )
+        except ValidationError as exc:
+            self.message_user(
+                request, " ".join(exc.messages) + " Nothing was posted.", messages.ERROR
+            )
+            return back
+        self.message_user(request, "Posted: the athlete sees it as from you.", messages.SUCCESS)
+        return back
 
 
 @admin.register(Message)

@@ -39,6 +39,9 @@ def _message_entry(message: Message, athlete: str) -> TimelineEntry:
         Message.Role.ASSISTANT: "the coach (model)",
         Message.Role.TOOL: "tool result",
         Message.Role.EVENT: "Spotter",
+        Message.Role.COACH: f"the coach ({message.author.username})"
+        if message.author
+        else "the coach",
     }.get(message.role, message.role)
     details: list[tuple[str, Any]] = []
     if message.role == Message.Role.ASSISTANT and message.model:
@@ -126,7 +129,8 @@ def conversation_timeline(*, conversation: Conversation) -> list[TimelineEntry]:
     """Every message, tool call and decision of ``conversation``, oldest first."""
     athlete = conversation.athlete.username
     entries = [
-        _message_entry(m, athlete) for m in Message.objects.filter(conversation=conversation)
+        _message_entry(m, athlete)
+        for m in Message.objects.filter(conversation=conversation).select_related("author")
     ]
     entries += [_call_entry(r) for r in ToolCallRecord.objects.filter(conversation=conversation)]
     entries += [

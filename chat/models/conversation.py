@@ -1,12 +1,18 @@
 """The conversation between an athlete and the coach, and the batch of changes waiting for a click.
 
-A ``Conversation`` belongs to one athlete and one program. Its ``Message``s are append-only:
+A ``Conversation`` belongs to one athlete and one program (the program it is about). An athlete
+has many: they start a new one whenever they like, and the older ones stay readable. Only the
+conversations about the athlete's current program (their newest) take new messages and decisions;
+the others are read-only (``chat.access``). Its ``Message``s are append-only:
 
 * ``user``: what the athlete typed.
 * ``assistant``: the coach's reply. It is created as a placeholder (``pending``) when the athlete
   sends a message and filled in by the Celery worker (``coach.agent.run_turn``).
 * ``tool``: the answer to one tool call of an assistant message, sent back to the model, hidden in
   the UI.
+* ``coach``: what the athlete's coach (the human, ``author``) posted from the admin. The athlete
+  sees it marked as from their coach; the model reads it as the coach's words, quoted as data in a
+  Spotter-written block (``chat.notes.coach_note``), never as instructions.
 * ``event``: a decision on a batch (applied, cancelled, edited, undone, expired...), shown in the UI
   as a small centred line. Its ``decision`` is the structured record; what the model reads is
   rendered from that record (``chat.notes``), never from the displayed text.
@@ -35,11 +41,17 @@ class Conversation(models.Model):
     program = models.ForeignKey(
         "programs.Program", on_delete=models.CASCADE, related_name="conversations"
     )
+    title = models.CharField(
+        max_length=80,
+        blank=True,
+        help_text="From the first message (the athlete's or their coach's), cut to 80 characters.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["-updated_at", "-pk"]
+        indexes = [models.Index(fields=["athlete", "-updated_at"], name="conversation_recent_idx")]
 
     def __str__(self) -> str:
         return f"Conversation {self.pk} ({self.athlete})"
@@ -54,6 +66,7 @@ class Message(models.Model):
         ASSISTANT = "assistant", "Coach"
         TOOL = "tool", "Tool result"
         EVENT = "event", "Event"
+        COACH = "coach", "Athlete's coach (a person)"
 
     class Status(models.TextChoices):
         PENDING = "pending", "Coach is thinking"
@@ -102,6 +115,14 @@ class Message(models.Model):
         blank=True,
         related_name="events",
         help_text="For an event: the decision it reports (the model's text is rendered from it).",
+    )
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="For a coach message: the coach who wrote it.",
     )
     tool_call_id = models.CharField(max_length=200, blank=True)
     is_error = models.BooleanField(default=False)
@@ -168,9 +189,9 @@ class Message(models.Model):
 
     @property
     def is_visible(self) -> bool:
-        """Shown in the chat: the athlete's messages, events, and the coach's replies once they
+        """Shown in the chat: the athlete's and their coach's messages, events, and the model's replies once they
         are complete or failed and have something to say."""
-        if self.role in (self.Role.USER, self.Role.EVENT):
+        if self.role in (self.Role.USER, self.Role.EVENT, self.Role.COACH):
             return True
         if self.role == self.Role.ASSISTANT:
             return self.status in (self.Status.COMPLETE, self.Status.FAILED) and bool(self.content)

@@ -11,7 +11,7 @@ transition written in the same transaction; the text the model and the athlete r
 from those rows by ``chat.notes``.
 """
 
-from .core import Decision, find_open, is_due
+from .core import Decision, expiry_note, find_open, is_due
 from .decide import apply, approve, cancel, decline, expire, expire_due, needs_review
 from .edit import EditResult, edit_call, editable_fields, remove_call
 from .propose import AWAITING_CONFIRMATION, Proposal, propose
@@ -31,6 +31,8 @@ __all__ = [
     "editable_fields",
     "expire",
     "expire_due",
+    "expire_superseded",
+    "expiry_note",
     "find_open",
     "is_due",
     "needs_review",
@@ -48,3 +50,11 @@ def open_batch(*, conversation):
         expire(batch_id=batch.pk)
         return None
     return batch
+
+
+def expire_superseded(*, conversation):
+    """Opening a read-only conversation (about an earlier program) expires the batch left open
+    in it, with the reason (``expiry_note``); clicks on its card do the same."""
+    batch = find_open(conversation=conversation)
+    if batch is not None:
+        expire(batch_id=batch.pk)

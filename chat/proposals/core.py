@@ -17,7 +17,7 @@ from coach.registry import get_tool
 from coach.toolcalls import ToolCall
 
 from .. import audit, notes, recovery
-from ..access import may_act_as_athlete
+from ..access import is_read_only, may_act_as_athlete
 from ..models import BatchDecision, Conversation, Message, PendingToolBatch
 
 AGENT_TASK = recovery.AGENT_TASK
@@ -90,6 +90,22 @@ def find_open(*, conversation: Conversation) -> PendingToolBatch | None:
 
 def is_due(batch: PendingToolBatch, now: datetime.datetime | None = None) -> bool:
     return batch.expires_at is not None and batch.expires_at <= (now or timezone.now())
+
+
+def superseded_note(conversation: Conversation) -> str:
+    return (
+        f"Your coach gave you a new program, so these changes to {conversation.program.name} "
+        "were not applied; nothing was changed."
+    )
+
+
+def expiry_note(batch: PendingToolBatch) -> str | None:
+    """Why an open batch expires now: None when it doesn't; "" when its time is up; the reason
+    when its conversation became read-only (the athlete was given a new program, see
+    ``chat.access``), so changes to the earlier program are never applied from an old card."""
+    if is_read_only(batch.conversation):
+        return superseded_note(batch.conversation)
+    return "" if is_due(batch) else None
 
 
 # --- recording a decision ------------------------------------------------------------------------

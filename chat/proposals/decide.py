@@ -36,8 +36,8 @@ from .core import (
     Status,
     calls_of,
     context_for,
+    expiry_note,
     gate,
-    is_due,
     lock,
     lock_for_athlete,
     mark_stale,
@@ -58,8 +58,8 @@ def _for_athletes_click(batch_id: int, user: Any, revision: int) -> Decision:
     """The batch locked for its athlete's click; ``outcome`` is "" when the click may go on, or
     says why not (expired on the way, decided elsewhere, a revision the athlete didn't see)."""
     batch = lock_for_athlete(batch_id, user)
-    if is_due(batch):
-        return _expire_locked(batch)
+    if batch.is_open and (note := expiry_note(batch)) is not None:
+        return _expire_locked(batch, note=note)
     refused = gate(batch, revision)
     return Decision(batch=batch, outcome=refused or "")
 
@@ -172,11 +172,14 @@ def _lock_for_coach(batch_id: int, coach: Any) -> PendingToolBatch:
 
 
 def approve(*, batch_id: int, coach: Any, note: str = "") -> Decision:
-    """The coach approves a batch waiting for review: it is applied as the athlete saw it."""
+    """The coach approves a batch waiting for review: it is applied as the athlete saw it (a
+    batch in a read-only conversation, about an earlier program, expires instead)."""
     with transaction.atomic():
         batch = _lock_for_coach(batch_id, coach)
         if batch.status != Status.AWAITING_REVIEW:
             return Decision(batch=batch, outcome="already_decided")
+        if (expiring := expiry_note(batch)) is not None:
+            return _expire_locked(batch, note=expiring)
         batch.status = Status.PENDING
         return _apply_locked(batch, user=coach, kind=Kind.APPROVED, note=note.strip()[:2000])
 
@@ -201,22 +204,26 @@ def decline(*, batch_id: int, coach: Any, note: str = "") -> Decision:
 # --- expiry --------------------------------------------------------------------------------------
 
 
-def _expire_locked(batch: PendingToolBatch) -> Decision:
+def _expire_locked(batch: PendingToolBatch, *, note: str = "") -> Decision:
+    """Close the batch as expired; ``note`` says why when it isn't its time (``expiry_note``)."""
     batch.status = Status.EXPIRED
     batch.decided_at = timezone.now()
     batch.save()
-    record, event, _ = record_decision(batch, kind=Kind.EXPIRED, actor=None)
+    record, event, _ = record_decision(batch, kind=Kind.EXPIRED, actor=None, note=note)
     audit.transition(batch=batch, status=Record.EXPIRED)
-    return Decision(batch=batch, outcome="already_decided", record=record, event=event)
+    return Decision(
+        batch=batch, outcome="already_decided", record=record, event=event, message=note
+    )
 
 
 def expire(*, batch_id: int) -> bool:
-    """Expire one open batch whose time is up; False when it was decided or isn't due."""
+    """Expire one open batch whose time is up, or whose conversation became read-only; False
+    when it was decided or neither."""
     with transaction.atomic():
         batch = lock(batch_id)
-        if not batch.is_open or not is_due(batch):
+        if not batch.is_open or (note := expiry_note(batch)) is None:
             return False
-        _expire_locked(batch)
+        _expire_locked(batch, note=note)
         return True
 
 

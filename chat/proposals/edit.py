@@ -26,8 +26,8 @@ from .core import (
     Record,
     calls_of,
     context_for,
+    expiry_note,
     gate,
-    is_due,
     lock_for_athlete,
     record_decision,
     store_preview,
@@ -100,7 +100,7 @@ def edit_call(
     """Replace the values of one call with ``values`` (dotted path → text from the form)."""
     with transaction.atomic():
         batch = lock_for_athlete(batch_id, user)
-        if is_due(batch):
+        if batch.is_open and expiry_note(batch) is not None:
             transaction.on_commit(lambda: expire(batch_id=batch_id))
             return EditResult(batch, "already_decided")
         if (refused := gate(batch, revision)) is not None:
@@ -150,6 +150,9 @@ def remove_call(*, batch_id: int, user: Any, revision: int, call_id: str) -> Dec
     """Drop one item from the batch and re-preview the rest; removing the last one cancels it."""
     with transaction.atomic():
         batch = lock_for_athlete(batch_id, user)
+        if batch.is_open and expiry_note(batch) is not None:
+            transaction.on_commit(lambda: expire(batch_id=batch_id))
+            return Decision(batch=batch, outcome="already_decided")
         if (refused := gate(batch, revision)) is not None:
             return Decision(batch=batch, outcome=refused)
         calls: list[ToolCall] = calls_of(batch)

@@ -22,6 +22,7 @@ from coach.render import quote
 from coach.toolcalls import ToolCall
 
 from .. import audit
+from ..access import is_read_only
 from ..models import Conversation, Message, PendingToolBatch
 from .core import context_for, store_preview, ttl
 
@@ -30,6 +31,11 @@ IN_REVIEW = engine.ToolError(
     code="CONFLICT",
     message="Earlier changes are waiting for your coach's review; new changes can be proposed "
     "once your coach decides.",
+)
+READ_ONLY = engine.ToolError(
+    code="CONFLICT",
+    message="The athlete was given a new program; this conversation is about an earlier one and "
+    "can't change it. Nothing was queued.",
 )
 NOT_QUEUED = (
     "Not queued: another change in the same response was refused, so none of them were queued. "
@@ -149,7 +155,9 @@ def propose(
     id_map = {old.id: new.id for old, new in zip(calls, renamed, strict=True)}
     new_writes = [c for old, c in zip(calls, renamed, strict=True) if old.id in writes]
     proposal = Proposal(batch=None, calls=renamed, id_map=id_map)
-    if batch is not None and batch.status == PendingToolBatch.BatchStatus.AWAITING_REVIEW:
+    if is_read_only(conversation):
+        errors, combined = {c.id: [READ_ONLY] for c in new_writes}, None
+    elif batch is not None and batch.status == PendingToolBatch.BatchStatus.AWAITING_REVIEW:
         # The coach decides that batch as the athlete sent it, and one card is open at a time.
         errors, combined = {c.id: [IN_REVIEW] for c in new_writes}, None
     else:

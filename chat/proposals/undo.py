@@ -27,11 +27,15 @@ from programs.models import ProgramRevision
 from programs.services import program_lock
 
 from .. import audit
-from ..access import may_act_as_athlete, may_review
+from ..access import is_read_only, may_act_as_athlete, may_review
 from ..models import BatchDecision, PendingToolBatch
 from .core import Decision, Kind, Record, Status, lock, record_decision
 
 NOT_UNDOABLE = "These changes can't be undone: they were never applied."
+READ_ONLY_UNDO = (
+    "This conversation is about an earlier program, so its changes can't be undone from here. "
+    "Ask your coach if you need them undone."
+)
 
 
 def _applied_decision(batch: PendingToolBatch) -> BatchDecision | None:
@@ -65,6 +69,10 @@ def undo(*, batch_id: int, user: Any) -> Decision:
             raise PermissionDenied("Only the athlete or their coach can undo these changes.")
         if batch.status == Status.UNDONE:
             return Decision(batch=batch, outcome="already_decided")
+        if is_read_only(conversation) and not may_review(user, conversation):
+            # The athlete can't change an earlier program from its old conversation; their coach
+            # still can, from the admin.
+            return Decision(batch=batch, outcome="undo_refused", message=READ_ONLY_UNDO)
         applied = batch.status == Status.APPLIED
         revision = applied_revision(batch) if applied else None
         change_set = applied_change_set(batch) if applied else None

@@ -18,7 +18,7 @@ from ..access import athlete_conversations
 from ..cards import card_items
 from ..forms import DecisionForm
 from ..models import Message, PendingToolBatch
-from .common import PAGE, login_required, regions, undoable_events
+from .common import PAGE, conversation_url, login_required, regions, undoable_events
 
 STALE_NOTE = "The plan changed since you saw it — review the updated changes."
 FIELD_PREFIX = "f:"
@@ -44,8 +44,8 @@ def _decided(
     note = ""
     if decision.outcome in ("stale", "revision_mismatch"):
         note = STALE_NOTE
-    elif decision.outcome == "undo_refused":
-        note = decision.message
+    elif decision.outcome in ("undo_refused", "already_decided") and decision.message:
+        note = decision.message  # refused, or expired on the way (e.g. a new program)
     if not request.htmx:
         if note:
             flash.info(request, note)
@@ -53,7 +53,7 @@ def _decided(
             flash.error(
                 request, decision.batch.error_message or "The changes could not be applied."
             )
-        return redirect("chat:home")
+        return redirect(conversation_url(batch.conversation))
     if decision.outcome == "already_decided" and decision.event is None:
         # Decided elsewhere (another tab, a double click): reload to show the current state.
         return HttpResponseClientRefresh()
@@ -149,7 +149,7 @@ def call_edit(request: HttpRequest, batch_id: int, call_id: str) -> HttpResponse
         raise Http404("That change is no longer in the batch.")
     if request.method == "GET":
         if not request.htmx:
-            return redirect("chat:home")
+            return redirect(conversation_url(batch.conversation))
         return render(request, f"{PAGE}#item-edit", _edit_context(batch, item, {}, {}))
     revision = _revision(request)
     if revision is None:
@@ -165,7 +165,7 @@ def call_edit(request: HttpRequest, batch_id: int, call_id: str) -> HttpResponse
     if result.outcome == "invalid":
         if not request.htmx:
             flash.error(request, " ".join(result.errors.values()))
-            return redirect("chat:home")
+            return redirect(conversation_url(batch.conversation))
         context = _edit_context(result.batch, item, values, result.errors)
         return render(request, f"{PAGE}#item-edit", context, status=422)
     decision = proposals.Decision(

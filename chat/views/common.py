@@ -17,12 +17,14 @@ from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import resolve_url
+from django.urls import reverse
 from django_htmx.http import HttpResponseClientRedirect
 
 from coach.llm import DEFAULT_MODELS
 from programs.selectors import program_week_view
 
-from .. import proposals
+from .. import proposals, services
+from ..access import is_read_only
 from ..cards import card_items
 from ..forms import MessageForm
 from ..models import BatchDecision, Conversation, Message
@@ -30,6 +32,7 @@ from ..models import BatchDecision, Conversation, Message
 PAGE = "chat/page.html"
 NO_PROGRAM_PAGE = "chat/no_program.html"
 HISTORY_LIMIT = 200
+SWITCHER_LIMIT = 8  # conversations in the page's switcher (loaded when it is opened)
 WAITING = (Message.Status.PENDING, Message.Status.RUNNING)
 
 
@@ -49,24 +52,37 @@ def login_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespo
     return wrapper
 
 
+def conversation_url(conversation: Conversation) -> str:
+    return reverse("chat:conversation", args=[conversation.pk])
+
+
 def page_context(
     conversation: Conversation, *, form: MessageForm, week_number: int | None = None
 ) -> dict[str, Any]:
+    read_only = is_read_only(conversation)
+    if read_only:
+        # A batch left open in it expires first, so the page shows the event saying why.
+        proposals.expire_superseded(conversation=conversation)
     recent = list(
         conversation.messages.exclude(role=Message.Role.TOOL)
-        .select_related("decision")
+        .select_related("decision", "author")
         .order_by("-created_at", "-pk")[:HISTORY_LIMIT]
     )
     recent.reverse()
     shown = [m for m in recent if m.is_visible or m.status in WAITING]
-    return {
+    context = {
         "conversation": conversation,
         "chat_messages": shown,
-        "undoable": undoable_events(conversation),
+        "undoable": set() if read_only else undoable_events(conversation),
         "form": form,
         "provider": provider_info(),
+        "read_only": read_only,
+        "read_only_reason": services.read_only_reason(conversation) if read_only else "",
         **regions(conversation, week_number=week_number, latest=recent[-1] if recent else None),
     }
+    if read_only:
+        context["suggestions"] = []
+    return context
 
 
 def undoable_events(conversation: Conversation) -> set[int]:

@@ -13,20 +13,21 @@ poll answers 286 (htmx stops polling) with a Retry button (``chat.recovery.waiti
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseStopPolling
 
 from .. import recovery, services
-from ..access import athlete_conversations
+from ..access import athlete_conversations, is_read_only
 from ..forms import MessageForm
 from ..models import Message
 from .common import (
     NO_PROGRAM_PAGE,
     PAGE,
     WAITING,
+    conversation_url,
     int_param,
     login_required,
     page_context,
@@ -52,14 +53,26 @@ def home(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def program_panel(request: HttpRequest) -> HttpResponse:
-    """The program panel; ``?week=N`` shows week N instead of the current one."""
-    conversation = services.conversation_for_athlete(athlete=request.user)
+    """The program panel; ``?week=N`` shows week N instead of the current one, and
+    ``?conversation=ID`` the program of that conversation (an earlier one for an old
+    conversation) instead of the current program."""
+    raw_id = request.GET.get("conversation")
+    if raw_id:
+        if not raw_id.isdigit():
+            return HttpResponseBadRequest("conversation must be a number.")
+        conversation = get_object_or_404(
+            athlete_conversations(request.user).select_related("program"), pk=int(raw_id)
+        )
+    else:
+        conversation = services.conversation_for_athlete(athlete=request.user)
     if conversation is None:
         return render(request, NO_PROGRAM_PAGE)
     week_number = int_param(request.GET.get("week"), default=0) or None
     if request.htmx:
         week = week_of(conversation, week_number=week_number)
-        return render(request, f"{PAGE}#program-panel", {"week": week})
+        read_only = bool(raw_id) and is_read_only(conversation)
+        context = {"week": week, "conversation": conversation, "read_only": read_only}
+        return render(request, f"{PAGE}#program-panel", context)
     context = page_context(conversation, form=MessageForm(), week_number=week_number)
     return render(request, PAGE, context)
 
@@ -67,7 +80,9 @@ def program_panel(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def message_send(request: HttpRequest, conversation_id: int) -> HttpResponse:
-    conversation = get_object_or_404(athlete_conversations(request.user), pk=conversation_id)
+    conversation = get_object_or_404(
+        athlete_conversations(request.user).select_related("program"), pk=conversation_id
+    )
     form = MessageForm(request.POST)
     sent: tuple[Message, Message] | None = None
     status, retry_after = 422, None
@@ -92,7 +107,7 @@ def message_send(request: HttpRequest, conversation_id: int) -> HttpResponse:
             response["Retry-After"] = str(retry_after)
         return response
     if not request.htmx:
-        return redirect("chat:home")
+        return redirect(conversation_url(conversation))
     return render(
         request,
         f"{PAGE}#sent",
@@ -109,7 +124,7 @@ def message_poll(request: HttpRequest, message_id: int) -> HttpResponse:
         conversation__in=athlete_conversations(request.user),
     )
     if not request.htmx:
-        return redirect("chat:home")
+        return redirect(conversation_url(message.conversation))
     if message.status in WAITING:
         attempt = int_param(request.GET.get("attempt"), default=0) + 1
         context = {"message": message, "attempt": attempt}
@@ -130,9 +145,11 @@ def message_retry(request: HttpRequest, message_id: int) -> HttpResponse:
         role__in=[Message.Role.ASSISTANT, Message.Role.USER, Message.Role.EVENT],
         conversation__in=athlete_conversations(request.user),
     )
+    if is_read_only(message.conversation):
+        return HttpResponse(services.read_only_reason(message.conversation), status=409)
     reply = recovery.retry(message=message)
     if not request.htmx:
-        return redirect("chat:home")
+        return redirect(conversation_url(message.conversation))
     if reply.status in WAITING:
         return render(request, f"{PAGE}#thinking", {"message": reply, "attempt": 0})
     return _reply(request, reply)

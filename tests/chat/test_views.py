@@ -225,7 +225,7 @@ def test_posting_without_htmx_redirects_to_the_chat(athlete_client, conversation
     url = reverse("chat:message_send", args=[conversation.pk])
     response = athlete_client.post(url, {"text": "hello"})
     assert response.status_code == 302
-    assert response["Location"] == "/"
+    assert response["Location"] == reverse("chat:conversation", args=[conversation.pk])
     assert conversation.messages.filter(role=Message.Role.USER).count() == 1
 
 
@@ -393,7 +393,7 @@ def test_apply_without_htmx_redirects_to_the_chat(athlete_client, conversation, 
         reverse("chat:batch_apply", args=[batch.pk]), {"revision": batch.revision}
     )
     assert response.status_code == 302
-    assert response["Location"] == "/"
+    assert response["Location"] == reverse("chat:conversation", args=[conversation.pk])
     assert first_exercise(program).name == "Goblet Squat"
 
 

@@ -149,7 +149,8 @@ def test_retry_without_htmx_redirects_to_the_chat(
     _, placeholder = posted(conversation, status="failed", content=refusals.BUSY)
     with django_capture_on_commit_callbacks(execute=True):
         response = athlete_client.post(retry_url(placeholder))
-    assert (response.status_code, response["Location"]) == (302, "/")
+    chat_url = reverse("chat:conversation", args=[conversation.pk])
+    assert (response.status_code, response["Location"]) == (302, chat_url)
     assert len(sent) == 1
 
 
