@@ -12,6 +12,9 @@ keep-alives); several ``data:`` lines join with ``\\n``; one space after the col
 * ``accumulate_anthropic_stream`` replaces each ``tool_use`` block's initial ``input: {}`` with the
   parsed concatenation of its ``partial_json`` fragments and raises ``LLMError`` for an ``error``
   event (``overloaded_error`` → kind ``overloaded``).
+* ``tap_openai_text`` / ``tap_anthropic_text`` pass the events through unchanged and hand each
+  piece of text to a callback on the way (the providers' ``parse_stream``: the chat shows the text
+  as the model writes it while the accumulator builds the response).
 * ``accumulate_ollama_ndjson`` reads Ollama's native ``/api/chat`` NDJSON stream and keeps the tool
   calls of earlier chunks (the final ``done`` chunk carries none).
 """
@@ -19,12 +22,12 @@ keep-alives); several ``data:`` lines join with ``\\n``; one space after the col
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from coach.llm.base import LLMError, LLMResponse, Usage
-from coach.llm.http import error_from_response
+from coach.llm.errors import error_from_response
 from coach.llm.textcalls import with_text_calls
 from coach.toolcalls import ToolCall
 
@@ -69,6 +72,39 @@ def iter_sse(source: Iterable[str | bytes] | str | bytes) -> Iterator[SSEEvent]:
             data.append(value)
     if data:  # no blank line after the last event
         yield SSEEvent(event or "message", "\n".join(data))
+
+
+def tap_openai_text(
+    events: Iterable[SSEEvent], on_text: Callable[[str], None]
+) -> Iterator[SSEEvent]:
+    """The events unchanged; each ``choices[].delta.content`` is passed to ``on_text`` first."""
+    for event in events:
+        try:
+            chunk = json.loads(event.data)
+        except json.JSONDecodeError:
+            chunk = None  # "[DONE]"; anything else is the accumulator's to judge
+        if isinstance(chunk, dict):
+            for choice in chunk.get("choices") or []:
+                content = (choice.get("delta") or {}).get("content") if choice else None
+                if isinstance(content, str) and content:
+                    on_text(content)
+        yield event
+
+
+def tap_anthropic_text(
+    events: Iterable[SSEEvent], on_text: Callable[[str], None]
+) -> Iterator[SSEEvent]:
+    """The events unchanged; each ``text_delta`` is passed to ``on_text`` first."""
+    for event in events:
+        try:
+            payload = json.loads(event.data)
+        except json.JSONDecodeError:
+            payload = None
+        if isinstance(payload, dict) and payload.get("type") == "content_block_delta":
+            delta = payload.get("delta") or {}
+            if delta.get("type") == "text_delta" and delta.get("text"):
+                on_text(str(delta["text"]))
+        yield event
 
 
 def accumulate_openai_stream(events: Iterable[SSEEvent]) -> LLMResponse:
