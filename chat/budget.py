@@ -33,6 +33,7 @@ before it is stored, shown or sent back.
 from __future__ import annotations
 
 import datetime
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -368,10 +369,14 @@ class TurnRequest:
             turns[0] = replace(first, content=f"{summary}\n\n{first.content}")
         return turns
 
-    def complete(self, steps: list[Turn] | None = None) -> LLMResponse:
-        """One model call with what fits; the reply comes back bounded (``bound_reply``)."""
+    def complete(
+        self, steps: list[Turn] | None = None, *, on_text: Callable[[str], None] | None = None
+    ) -> LLMResponse:
+        """One model call with what fits; the reply comes back bounded (``bound_reply``).
+        ``on_text`` receives the text as it is written, when the provider streams."""
+        streamed = {"on_text": on_text} if on_text and getattr(self.provider, "streams", 0) else {}
         response = self.provider.complete(
-            system=self.system, turns=self.fit(steps), tools=self.tools
+            system=self.system, turns=self.fit(steps), tools=self.tools, **streamed
         )
         response.text = bound_reply(response.text or "")
         return response
