@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -20,7 +19,6 @@ from chat import stream
 from chat.agent import run_turn
 from chat.models import Message
 from chat.services import message_send
-from config import embedded_redis
 from tests.factories import ConversationFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -28,20 +26,9 @@ pytestmark = pytest.mark.django_db
 PAYLOADS = Path(__file__).parents[1] / "llm" / "payloads"
 
 
-@pytest.fixture
-def stream_redis(tmp_path, settings):
-    """The embedded Redis on its own socket, and streaming switched on."""
-    proc = embedded_redis.start(
-        tmp_path, persist=False, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT
-    )
-    settings.CHAT_STREAMING = True
-    settings.CHAT_STREAM_REDIS_URL = f"unix://{embedded_redis.socket_path(tmp_path)}"
+@pytest.fixture(autouse=True)
+def short_responses(settings):
     settings.CHAT_STREAM_MAX_SECONDS = 0.2  # a response ends soon after it has nothing to send
-    try:
-        yield stream.client()
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
 
 
 @pytest.fixture
