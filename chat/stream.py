@@ -140,9 +140,18 @@ _clients: dict[str, redis.Redis] = {}
 _clients_lock = threading.Lock()
 
 
+def redis_url() -> str:
+    """``CHAT_STREAM_REDIS_URL`` as redis-py reads it (Kombu's ``redis+socket://`` for a unix
+    socket, as ``REDIS_URL`` may be written, is ``unix://``)."""
+    url = str(settings.CHAT_STREAM_REDIS_URL)
+    if url.startswith("redis+socket://"):
+        return "unix://" + url.removeprefix("redis+socket://")
+    return url
+
+
 def client() -> redis.Redis:
     """The process's Redis client for ``CHAT_STREAM_REDIS_URL`` (thread-safe, pooled)."""
-    url = settings.CHAT_STREAM_REDIS_URL
+    url = redis_url()
     with _clients_lock:
         found = _clients.get(url)
         if found is None:

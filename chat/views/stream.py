@@ -148,7 +148,7 @@ def _sync_events(session: _Session) -> Iterator[str]:
 
 async def _async_events(session: _Session) -> AsyncIterator[str]:
     client = redis.asyncio.Redis.from_url(
-        settings.CHAT_STREAM_REDIS_URL, socket_connect_timeout=1.0, decode_responses=True
+        stream.redis_url(), socket_connect_timeout=1.0, decode_responses=True
     )
     settle = sync_to_async(session.settle)
     try:
