@@ -66,6 +66,8 @@ class _Session:
         self.message_id = message.pk
         self.attempt = message.attempt
         self.after = stream.parse_event_id(last_event_id, attempt=self.attempt)
+        # The browser shows text of another run (Retry, recovery): it starts again empty.
+        self.opening = [sse("reset", "<!---->")] if last_event_id and self.after == "0" else []
         self.ends_at = time.monotonic() + float(settings.CHAT_STREAM_MAX_SECONDS)
         self.finished = False
 
@@ -131,6 +133,7 @@ class _Session:
 def _sync_events(session: _Session) -> Iterator[str]:
     client = stream.client()
     yield "retry: 1000\n\n"
+    yield from session.opening
     yield from session.settle()
     while session.open:
         try:
@@ -153,6 +156,8 @@ async def _async_events(session: _Session) -> AsyncIterator[str]:
     settle = sync_to_async(session.settle)
     try:
         yield "retry: 1000\n\n"
+        for chunk in session.opening:
+            yield chunk
         for chunk in await settle():
             yield chunk
         while session.open:

@@ -290,3 +290,17 @@ def test_the_thinking_bubble_connects_and_its_fallback_poll_polls(
     poll = reverse("chat:message_poll", args=[placeholder.pk])
     fallback = client.get(f"{poll}?fallback=1", HTTP_HX_REQUEST="true").content.decode()
     assert "sse-connect" not in fallback and "fallback=1" in fallback
+
+
+def test_a_browser_holding_text_of_an_earlier_run_starts_again_empty(
+    stream_redis, client, conversation
+):
+    placeholder = running_reply(conversation)
+    stream.ReplyStream(placeholder.pk, 1).on_text("Old words ")
+    Message.objects.filter(pk=placeholder.pk).update(attempt=2)  # Retry: a new run
+    stream.ReplyStream(placeholder.pk, 2).on_text("New words")
+    client.force_login(conversation.athlete)
+    old_id = "1/" + stream_redis.xrange(stream.stream_key(placeholder.pk, 1))[0][0]
+    sent = events(read_stream(client, placeholder, HTTP_LAST_EVENT_ID=old_id))
+    assert [(e["event"], e["data"]) for e in sent] == [("reset", "<!---->"), ("delta", "New words")]
+    assert sent[1]["id"].startswith("2/")
