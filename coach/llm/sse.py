@@ -31,6 +31,8 @@ from coach.llm.errors import error_from_response
 from coach.llm.textcalls import with_text_calls
 from coach.toolcalls import ToolCall
 
+_KNOWN_FRAGMENT_KEYS = frozenset({"index", "id", "type", "function"})
+
 
 @dataclass
 class SSEEvent:
@@ -137,6 +139,10 @@ def accumulate_openai_stream(events: Iterable[SSEEvent]) -> LLMResponse:
                     # a new id starts a new call; a fragment without one continues the last
                     index = len(calls) if fragment.get("id") or not calls else max(calls)
                 slot = calls.setdefault(index, {"id": "", "name": "", "arguments": ""})
+                # Unknown fields (Gemini's ``extra_content``) are echoed back, as in parse_response
+                extra = {k: v for k, v in fragment.items() if k not in _KNOWN_FRAGMENT_KEYS}
+                if extra:
+                    slot.setdefault("extra", {}).update(extra)
                 if fragment.get("id"):
                     slot["id"] = fragment["id"]
                 function = fragment.get("function") or {}
@@ -153,17 +159,23 @@ def accumulate_openai_stream(events: Iterable[SSEEvent]) -> LLMResponse:
                     raise LLMError(
                         "The model stopped with an error.", kind="server", retryable=True
                     )
+    tool_calls, extras = [], {}
+    for _, slot in sorted(calls.items()):
+        call = ToolCall.from_raw(
+            {"id": slot["id"], "name": slot["name"], "arguments": slot["arguments"]}
+        )
+        tool_calls.append(call)
+        if slot.get("extra"):
+            extras[call.id] = slot["extra"]
     return with_text_calls(
         LLMResponse(
             text="".join(text),
-            tool_calls=[
-                ToolCall.from_raw({"id": c["id"], "name": c["name"], "arguments": c["arguments"]})
-                for _, c in sorted(calls.items())
-            ],
+            tool_calls=tool_calls,
             finish_reason=finish_reason,
             usage=usage,
             provider="openai",
             model=model,
+            tool_call_extras=extras,
         )
     )
 

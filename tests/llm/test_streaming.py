@@ -3,6 +3,7 @@ piece, the returned response is the one a plain call would give, and errors are 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -87,3 +88,17 @@ def test_the_default_streamed_reply_records_the_first_chunk_time(fake_openai_ser
     server.provider().complete(system="s", turns=[], tools=[], on_text=pieces.append)
     assert pieces == ["one ", "two ", "three"]
     assert len(server.first_chunk_times) == 1
+
+
+def test_unknown_tool_call_fields_of_a_stream_are_kept_to_echo_back(fake_openai_server):
+    server = fake_openai_server
+    signature = {"google": {"thought_signature": "sig=="}}
+    server.enqueue_sse(
+        'data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1",'
+        '"type":"function","function":{"name":"get_week","arguments":"{}"},'
+        '"extra_content":' + json.dumps(signature) + "}]}}]}\n\n"
+        'data: {"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}\n\n'
+        "data: [DONE]\n\n"
+    )
+    response = server.provider().complete(system="s", turns=[], tools=[], on_text=lambda _: None)
+    assert response.tool_call_extras == {"call_1": {"extra_content": signature}}
