@@ -19,6 +19,7 @@ from chat import stream
 from chat.agent import run_turn
 from chat.models import Message
 from chat.services import message_send
+from tests.calls import RENAME
 from tests.factories import ConversationFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -304,3 +305,19 @@ def test_a_browser_holding_text_of_an_earlier_run_starts_again_empty(
     sent = events(read_stream(client, placeholder, HTTP_LAST_EVENT_ID=old_id))
     assert [(e["event"], e["data"]) for e in sent] == [("reset", "<!---->"), ("delta", "New words")]
     assert sent[1]["id"].startswith("2/")
+
+
+def test_a_proposal_arrives_as_the_final_event_with_its_card(
+    stream_redis, client, conversation, fake_openai_server
+):
+    fake_openai_server.enqueue_openai_stream(
+        "I can rename it.", [RENAME], pieces=["I can ", "rename it."]
+    )
+    _, placeholder = send(conversation, "Rename my squat")
+    run_turn(placeholder=placeholder, provider=fake_openai_server.provider())
+    assert [kind for kind, _ in entries(stream_redis, placeholder)] == ["delta", "delta", "done"]
+    client.force_login(conversation.athlete)
+    final = events(read_stream(client, placeholder))[-1]
+    assert final["event"] == "done"
+    assert "I can rename it." in final["data"]
+    assert "Proposed changes" in final["data"] and "Apply Changes" in final["data"]
