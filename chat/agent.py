@@ -22,7 +22,10 @@
    transaction; with a pool it goes back to the pool): a worker's connections don't grow with
    ``AGENT_CONCURRENCY``, since a turn spends nearly all its time waiting for the model.
 
-The request sent to the provider is fitted to the model's context by ``chat.budget``.
+The request sent to the provider is fitted to the model's context by ``chat.budget``. While it
+runs, the turn publishes its text as the model writes it, what the coach is looking at while read
+tools run, and ``done`` once the reply is saved (``chat.stream``, read by the page as server-sent
+events; the saved reply stays the source of truth).
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ from coach.registry import get_tool
 from coach.replies import split_replies
 from coach.toolcalls import ToolCall
 
-from . import audit, budget, proposals, refusals
+from . import audit, budget, proposals, refusals, stream
 from .models import Conversation, Message, ToolCallRecord
 from .prompt import MAX_TOOL_RESULT_CHARS, step_turns
 from .storable import strip_nul
@@ -94,6 +97,7 @@ class _Turn:
     conversation: Conversation
     provider: Provider
     attempt: int = 1
+    stream: stream.ReplyStream | None = None
     started: float = field(default_factory=time.monotonic)
     usage: TurnUsage = field(default_factory=TurnUsage)
     steps: list[dict[str, Any]] = field(default_factory=list)
@@ -118,6 +122,7 @@ def run_turn(
             ),
             provider=provider or get_provider(),
             attempt=placeholder.attempt,
+            stream=stream.ReplyStream(placeholder.pk, placeholder.attempt),
         )
     except OperationalError:
         _give_back(placeholder.pk, attempt)
@@ -142,6 +147,7 @@ def run_turn(
         _finish_failed(turn, text=refusals.BROKEN, code="internal")
     finally:
         audit.flag_turn(message=turn.placeholder)
+        turn.stream.done()  # after the reply's transaction: the page may read it now
 
 
 def _give_back(message_id: int, attempt: int | None) -> None:
@@ -175,7 +181,9 @@ def _loop(turn: _Turn) -> None:
     )
     for call_number in range(limit):
         _before_model_call(turn, call_number)
-        response = request.complete(step_turns(turn.steps))  # fits the context; reply bounded
+        # fits the context; reply bounded; the text is published as it is written
+        on_text = turn.stream.on_text if turn.stream.live else None
+        response = request.complete(step_turns(turn.steps), on_text=on_text)
         turn.usage.add(response, turn.provider)
         turn.usage.tool_families = request.loaded  # recorded on the reply (chat.toolsets)
         calls = list(response.tool_calls)
@@ -184,6 +192,8 @@ def _loop(turn: _Turn) -> None:
             return
         reads = [c for c in calls if _is_read(c)]
         writes = [c for c in calls if not _is_read(c)]
+        if reads and not writes:
+            turn.stream.reading(reads)  # "Looking at your last run…"
         read_answers = _run_reads(turn, reads, response)
         if writes:
             _finish_proposals(turn, response, calls=calls, read_answers=read_answers)

@@ -35,6 +35,7 @@ before it is stored, shown or sent back.
 from __future__ import annotations
 
 import datetime
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -381,9 +382,15 @@ class TurnRequest:
             turns[0] = replace(first, content=f"{summary}\n\n{first.content}")
         return turns
 
-    def complete(self, steps: list[Turn] | None = None) -> LLMResponse:
-        """One model call with what fits; the reply comes back bounded (``bound_reply``)."""
+    def complete(
+        self, steps: list[Turn] | None = None, *, on_text: Callable[[str], None] | None = None
+    ) -> LLMResponse:
+        """One model call with what fits; the reply comes back bounded (``bound_reply``).
+        ``on_text`` receives the text as it is written, when the provider streams."""
         turns = self.fit(steps)  # first: it may load tool families
-        response = self.provider.complete(system=self.system, turns=turns, tools=self.tools)
+        streamed = {"on_text": on_text} if on_text and getattr(self.provider, "streams", 0) else {}
+        response = self.provider.complete(
+            system=self.system, turns=turns, tools=self.tools, **streamed
+        )
         response.text = bound_reply(response.text or "")
         return response

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from . import views
+from .views.stream import message_stream
 
 app_name = "chat"
 
@@ -12,6 +13,7 @@ urlpatterns = [
     path("conversations/<int:conversation_id>/", views.conversation_open, name="conversation"),
     path("conversations/<int:conversation_id>/messages/", views.message_send, name="message_send"),
     path("messages/<int:message_id>/", views.message_poll, name="message_poll"),
+    path("messages/<int:message_id>/stream/", message_stream, name="message_stream"),
     path("messages/<int:message_id>/retry/", views.message_retry, name="message_retry"),
     path("batches/<int:batch_id>/apply/", views.batch_apply, name="batch_apply"),
     path("batches/<int:batch_id>/cancel/", views.batch_cancel, name="batch_cancel"),

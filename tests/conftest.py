@@ -1,5 +1,9 @@
+import subprocess
+
 import pytest
 
+from chat import stream
+from config import embedded_redis
 from tests.factories import build_program
 
 pytest_plugins = ["tests.fakes.plugin"]
@@ -9,3 +13,19 @@ pytest_plugins = ["tests.fakes.plugin"]
 def program(db):
     """Two weeks × three sessions × four exercises, owned by a fresh athlete."""
     return build_program(weeks=2, sessions=3, exercises=4)
+
+
+@pytest.fixture
+def stream_redis(tmp_path, settings):
+    """Streamed replies switched on, with the embedded Redis on a socket of its own; yields the
+    ``chat.stream`` client."""
+    proc = embedded_redis.start(
+        tmp_path, persist=False, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT
+    )
+    settings.CHAT_STREAMING = True
+    settings.CHAT_STREAM_REDIS_URL = f"unix://{embedded_redis.socket_path(tmp_path)}"
+    try:
+        yield stream.client()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)

@@ -9,7 +9,7 @@ from django.utils.safestring import SafeString, mark_safe
 from coach.render import cardio_text
 from coach.tools.library import page_links as _page_links
 
-from .. import recovery, refusals
+from .. import recovery, refusals, stream
 from ..cards import card_whatif
 from ..markdown import render_markdown
 
@@ -68,6 +68,12 @@ def reply_state(message: object) -> str:
     """A waiting reply's state for the page: "thinking", "unqueued" or "overdue"
     (``chat.recovery.waiting_state``)."""
     return recovery.waiting_state(message)
+
+
+@register.simple_tag
+def streaming_on() -> bool:
+    """Whether the thinking bubble reads the reply as server-sent events (``CHAT_STREAMING``)."""
+    return stream.enabled()
 
 
 _NOTES = {"overdue": refusals.OVERDUE, "unqueued": refusals.BROKER_DOWN}

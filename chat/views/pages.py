@@ -127,7 +127,8 @@ def message_poll(request: HttpRequest, message_id: int) -> HttpResponse:
         return redirect(conversation_url(message.conversation))
     if message.status in WAITING:
         attempt = int_param(request.GET.get("attempt"), default=0) + 1
-        context = {"message": message, "attempt": attempt}
+        # ``fallback``: the streamed bubble gave up on its events; this one polls instead
+        context = {"message": message, "attempt": attempt, "fallback": "fallback" in request.GET}
         if recovery.waiting_state(message) == "overdue":
             return HttpResponseStopPolling(render_to_string(f"{PAGE}#thinking", context, request))
         return render(request, f"{PAGE}#thinking", context)

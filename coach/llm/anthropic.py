@@ -20,10 +20,13 @@ fields (``cache_creation``, ``inference_geo``) are ignored.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from coach.llm.base import LLMError, LLMResponse, Turn, Usage
-from coach.llm.http import HttpProvider, error_from_response
+from coach.llm.errors import error_from_response
+from coach.llm.http import HttpProvider
+from coach.llm.sse import accumulate_anthropic_stream, iter_sse, tap_anthropic_text
 from coach.llm.textcalls import with_text_calls
 from coach.toolcalls import ToolCall
 
@@ -159,3 +162,9 @@ class AnthropicProvider(HttpProvider):
 
     def parse(self, data: dict[str, Any]) -> LLMResponse:
         return parse_response(data)
+
+    def stream_request(self, payload: dict[str, Any]) -> dict[str, Any]:
+        return {**payload, "stream": True}
+
+    def parse_stream(self, lines: Iterator[str], on_text: Callable[[str], None]) -> LLMResponse:
+        return accumulate_anthropic_stream(tap_anthropic_text(iter_sse(lines), on_text))

@@ -21,142 +21,26 @@ Never retried: 400, 401, 403, 404, and OpenAI's 429 whose ``error.code`` is
 from __future__ import annotations
 
 import abc
-import email.utils
+import contextlib
 import json
 import random
 import time
-from collections.abc import Callable, Mapping
-from datetime import UTC, datetime
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import httpx
 
 from coach.llm.base import LLMError, LLMResponse, Turn
+from coach.llm.errors import (  # noqa: F401 (parse_retry_after is part of this module's API)
+    RETRYABLE_STATUSES,
+    decode_json,
+    error_from_response,
+    parse_retry_after,
+)
 from coach.llm.textformat import TOOL_FORMATS, text_request
 
-RETRYABLE_STATUSES = frozenset({429, 500, 502, 503, 504, 529})
 BACKOFF_BASE = 0.5  # seconds; attempt n waits about BACKOFF_BASE * 2**n
 BACKOFF_CAP = 8.0
-
-_ANTHROPIC_ERROR_KINDS = {
-    "overloaded_error": "overloaded",
-    "rate_limit_error": "rate_limit",
-    "authentication_error": "auth",
-    "permission_error": "auth",
-    "invalid_request_error": "bad_request",
-    "not_found_error": "bad_request",
-    "request_too_large": "bad_request",
-    "api_error": "server",
-    "timeout_error": "timeout",
-}
-
-
-def parse_retry_after(headers: Mapping[str, str], *, now: float | None = None) -> float | None:
-    """Seconds the server asks us to wait: ``retry-after-ms`` first, then ``Retry-After`` as
-    seconds (floats allowed) or an HTTP date. ``None`` when absent or unreadable."""
-    lowered = {k.lower(): v for k, v in headers.items()}
-    raw_ms = lowered.get("retry-after-ms")
-    if raw_ms:
-        try:
-            return max(float(raw_ms) / 1000.0, 0.0)
-        except ValueError:
-            pass
-    raw = lowered.get("retry-after")
-    if not raw:
-        return None
-    try:
-        return max(float(raw), 0.0)
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(raw)
-    except (TypeError, ValueError):
-        return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    current = now if now is not None else datetime.now(UTC).timestamp()
-    return max(when.timestamp() - current, 0.0)
-
-
-def _decode_json(body: bytes | str | Any) -> Any:
-    if isinstance(body, bytes | str):
-        try:
-            return json.loads(body)
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            return None
-    return body
-
-
-def error_from_response(
-    status: int, body: bytes | str | Any, headers: Mapping[str, str] | None = None
-) -> LLMError:
-    """Classify one error response (any provider's shape) as an ``LLMError``.
-
-    ``body`` may be raw bytes/text or already-decoded JSON. Also used for the ``error`` object
-    OpenRouter puts in a 200 body and in a stream chunk, where the real status is in the body."""
-    headers = headers or {}
-    data = _decode_json(body)
-    error = data.get("error") if isinstance(data, dict) else None
-    if not isinstance(error, dict):
-        error = {}
-    message = str(error.get("message") or "").strip()
-
-    # The status the error really carries: OpenRouter puts it in the body of a 200.
-    code = error.get("code")
-    if status < 400:
-        if isinstance(code, int) and code >= 400:
-            status = code
-        elif isinstance(error.get("http_status"), int):
-            status = error["http_status"]
-
-    retry_after = parse_retry_after(headers)
-    availability = error.get("availability") if isinstance(error.get("availability"), dict) else {}
-    if retry_after is None and isinstance(availability.get("retry_after"), int | float):
-        retry_after = float(availability["retry_after"])
-
-    anthropic_type = (
-        error.get("type") if isinstance(data, dict) and data.get("type") == "error" else None
-    )
-    if anthropic_type in _ANTHROPIC_ERROR_KINDS:
-        kind = _ANTHROPIC_ERROR_KINDS[anthropic_type]
-    elif code == "insufficient_quota" or error.get("type") == "insufficient_quota":
-        kind = "quota"
-    elif status == 429 or error.get("error_type") == "rate_limit_exceeded":
-        kind = "rate_limit"
-    elif status == 529:
-        kind = "overloaded"
-    elif status == 408:
-        kind = "timeout"
-    elif status in (401, 403):
-        kind = "auth"
-    elif 400 <= status < 500:
-        kind = "bad_request"
-    elif status >= 500:
-        kind = "server"
-    else:
-        kind = "protocol"
-
-    if kind == "quota":
-        retryable = False
-    else:
-        retryable = status in RETRYABLE_STATUSES or kind in ("rate_limit", "overloaded")
-        if isinstance(availability.get("retryable"), bool):
-            retryable = availability["retryable"]
-        should_retry = {k.lower(): v for k, v in headers.items()}.get("x-should-retry")
-        if should_retry == "true":
-            retryable = True
-        elif should_retry == "false":
-            retryable = False
-
-    if not message:
-        message = f"The model server answered HTTP {status}."
-    return LLMError(
-        message,
-        kind=kind,
-        retryable=retryable,
-        status=status if status >= 400 else None,
-        retry_after=retry_after,
-    )
 
 
 class HttpTransport:
@@ -217,6 +101,92 @@ class HttpTransport:
             self.sleep(wait)
             attempt += 1
 
+    @contextlib.contextmanager
+    def stream(
+        self, url: str, *, headers: Mapping[str, str], payload: dict[str, Any]
+    ) -> Iterator[Iterator[str] | dict[str, Any]]:
+        """POST ``payload`` and yield the response's lines as they arrive (an SSE body), or the
+        decoded JSON when the server answered with one (a server that ignores ``stream``).
+
+        Opening the stream is retried as ``post_json`` is (statuses, connect errors, time-outs);
+        once the server has answered 200 nothing is retried, so text already shown is never
+        sent twice: an error in the middle of the stream reaches the caller."""
+        body = json.dumps(payload).encode()
+        send_headers = {"content-type": "application/json", "accept": "text/event-stream"}
+        send_headers.update(headers)
+        self.attempts = 0
+        attempt = 0
+        while True:
+            self.attempts += 1
+            outcome = self._open_stream(url, send_headers, body)
+            if not isinstance(outcome, LLMError):
+                break
+            error = outcome
+            if not error.retryable or attempt >= self.max_retries:
+                raise error
+            if error.retry_after is not None and error.retry_after > self.max_retry_wait:
+                raise error
+            self.sleep(error.retry_after if error.retry_after else self.backoff(attempt))
+            attempt += 1
+        response, context = outcome
+        try:
+            if "json" in response.headers.get("content-type", ""):
+                data = decode_json(response.read())
+                if not isinstance(data, dict):
+                    raise LLMError(
+                        "The model server answered with a body that is not a JSON object.",
+                        kind="protocol",
+                        retryable=False,
+                    )
+                yield data
+            else:
+                yield self._lines(response)
+        finally:
+            context.__exit__(None, None, None)
+
+    def _open_stream(self, url: str, headers: dict[str, str], body: bytes) -> Any:
+        context = self.client.stream("POST", url, headers=headers, content=body)
+        try:
+            response = context.__enter__()
+        except httpx.TimeoutException as exc:
+            return LLMError(
+                f"The model server did not answer in time ({type(exc).__name__}).",
+                kind="timeout",
+                retryable=True,
+            )
+        except httpx.TransportError as exc:
+            return LLMError(
+                f"Could not reach the model server at {url} ({type(exc).__name__}: {exc}).",
+                kind="connection",
+                retryable=True,
+            )
+        if response.status_code >= 400:
+            try:
+                content = response.read()
+            finally:
+                context.__exit__(None, None, None)
+            return error_from_response(response.status_code, content, response.headers)
+        return response, context
+
+    @staticmethod
+    def _lines(response: httpx.Response) -> Iterator[str]:
+        try:
+            yield from response.iter_lines()
+        except httpx.TimeoutException as exc:
+            raise LLMError(
+                f"The model server stopped sending in the middle of its answer "
+                f"({type(exc).__name__}).",
+                kind="timeout",
+                retryable=True,
+            ) from exc
+        except httpx.TransportError as exc:
+            raise LLMError(
+                f"The connection to the model server broke in the middle of its answer "
+                f"({type(exc).__name__}).",
+                kind="connection",
+                retryable=True,
+            ) from exc
+
     def _attempt(self, url: str, headers: dict[str, str], body: bytes) -> Any:
         """One request: the decoded JSON on success, or the ``LLMError`` describing the failure."""
         try:
@@ -235,7 +205,7 @@ class HttpTransport:
             )
         if response.status_code >= 400:
             return error_from_response(response.status_code, response.content, response.headers)
-        data = _decode_json(response.content)
+        data = decode_json(response.content)
         if not isinstance(data, dict):
             return LLMError(
                 f"The model server answered HTTP {response.status_code} with a body that is not a "
@@ -260,6 +230,7 @@ class HttpProvider(abc.ABC):
 
     name = ""
     offline = False
+    streams = True  # ``complete(on_text=...)`` streams the text as the model writes it
 
     def __init__(
         self,
@@ -313,6 +284,14 @@ class HttpProvider(abc.ABC):
     def parse(self, data: dict[str, Any]) -> LLMResponse:
         """Given by each provider."""
 
+    @abc.abstractmethod
+    def stream_request(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """The body of a streamed call: ``payload`` with this protocol's ``stream`` fields."""
+
+    @abc.abstractmethod
+    def parse_stream(self, lines: Iterator[str], on_text: Callable[[str], None]) -> LLMResponse:
+        """Read a streamed answer, calling ``on_text`` with each piece of text as it arrives."""
+
     def request_body(
         self, *, system: str, turns: list[Turn], tools: list[dict[str, Any]]
     ) -> dict[str, Any]:
@@ -322,12 +301,31 @@ class HttpProvider(abc.ABC):
         return self.build_request(system=system, turns=turns, tools=tools)
 
     def complete(
-        self, *, system: str, turns: list[Turn], tools: list[dict[str, Any]]
+        self,
+        *,
+        system: str,
+        turns: list[Turn],
+        tools: list[dict[str, Any]],
+        on_text: Callable[[str], None] | None = None,
     ) -> LLMResponse:
+        """One model call. With ``on_text`` the answer is streamed and each piece of its text is
+        passed to ``on_text`` as it arrives; the returned response is the same either way."""
         payload = self.request_body(system=system, turns=turns, tools=tools)
         started = time.monotonic()
-        data = self.http.post_json(self.url, headers=self.headers(), payload=payload)
-        response = self.parse(data)
+        if on_text is None:
+            response = self.parse(
+                self.http.post_json(self.url, headers=self.headers(), payload=payload)
+            )
+        else:
+            with self.http.stream(
+                self.url, headers=self.headers(), payload=self.stream_request(payload)
+            ) as body:
+                if isinstance(body, dict):  # the server ignored ``stream``
+                    response = self.parse(body)
+                    if response.text:
+                        on_text(response.text)
+                else:
+                    response = self.parse_stream(body, on_text)
         response.model = response.model or self.model
         response.latency_ms = int((time.monotonic() - started) * 1000)
         return response

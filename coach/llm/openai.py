@@ -21,10 +21,13 @@ sends that one back); unknown tool-call fields are kept per call id, and Gemini'
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from coach.llm.base import LLMError, LLMResponse, Turn, Usage
-from coach.llm.http import HttpProvider, error_from_response
+from coach.llm.errors import error_from_response
+from coach.llm.http import HttpProvider
+from coach.llm.sse import accumulate_openai_stream, iter_sse, tap_openai_text
 from coach.llm.textcalls import with_text_calls
 from coach.toolcalls import ToolCall
 
@@ -184,3 +187,11 @@ class OpenAIProvider(HttpProvider):
 
     def parse(self, data: dict[str, Any]) -> LLMResponse:
         return parse_response(data)
+
+    def stream_request(self, payload: dict[str, Any]) -> dict[str, Any]:
+        # ``include_usage`` asks for a last chunk with the token counts (OpenAI, OpenRouter,
+        # vLLM, llama.cpp and Ollama accept it).
+        return {**payload, "stream": True, "stream_options": {"include_usage": True}}
+
+    def parse_stream(self, lines: Iterator[str], on_text: Callable[[str], None]) -> LLMResponse:
+        return accumulate_openai_stream(tap_openai_text(iter_sse(lines), on_text))

@@ -12,6 +12,9 @@ keep-alives); several ``data:`` lines join with ``\\n``; one space after the col
 * ``accumulate_anthropic_stream`` replaces each ``tool_use`` block's initial ``input: {}`` with the
   parsed concatenation of its ``partial_json`` fragments and raises ``LLMError`` for an ``error``
   event (``overloaded_error`` → kind ``overloaded``).
+* ``tap_openai_text`` / ``tap_anthropic_text`` pass the events through unchanged and hand each
+  piece of text to a callback on the way (the providers' ``parse_stream``: the chat shows the text
+  as the model writes it while the accumulator builds the response).
 * ``accumulate_ollama_ndjson`` reads Ollama's native ``/api/chat`` NDJSON stream and keeps the tool
   calls of earlier chunks (the final ``done`` chunk carries none).
 """
@@ -19,14 +22,16 @@ keep-alives); several ``data:`` lines join with ``\\n``; one space after the col
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from coach.llm.base import LLMError, LLMResponse, Usage
-from coach.llm.http import error_from_response
+from coach.llm.errors import error_from_response
 from coach.llm.textcalls import with_text_calls
 from coach.toolcalls import ToolCall
+
+_KNOWN_FRAGMENT_KEYS = frozenset({"index", "id", "type", "function"})
 
 
 @dataclass
@@ -71,6 +76,39 @@ def iter_sse(source: Iterable[str | bytes] | str | bytes) -> Iterator[SSEEvent]:
         yield SSEEvent(event or "message", "\n".join(data))
 
 
+def tap_openai_text(
+    events: Iterable[SSEEvent], on_text: Callable[[str], None]
+) -> Iterator[SSEEvent]:
+    """The events unchanged; each ``choices[].delta.content`` is passed to ``on_text`` first."""
+    for event in events:
+        try:
+            chunk = json.loads(event.data)
+        except json.JSONDecodeError:
+            chunk = None  # "[DONE]"; anything else is the accumulator's to judge
+        if isinstance(chunk, dict):
+            for choice in chunk.get("choices") or []:
+                content = (choice.get("delta") or {}).get("content") if choice else None
+                if isinstance(content, str) and content:
+                    on_text(content)
+        yield event
+
+
+def tap_anthropic_text(
+    events: Iterable[SSEEvent], on_text: Callable[[str], None]
+) -> Iterator[SSEEvent]:
+    """The events unchanged; each ``text_delta`` is passed to ``on_text`` first."""
+    for event in events:
+        try:
+            payload = json.loads(event.data)
+        except json.JSONDecodeError:
+            payload = None
+        if isinstance(payload, dict) and payload.get("type") == "content_block_delta":
+            delta = payload.get("delta") or {}
+            if delta.get("type") == "text_delta" and delta.get("text"):
+                on_text(str(delta["text"]))
+        yield event
+
+
 def accumulate_openai_stream(events: Iterable[SSEEvent]) -> LLMResponse:
     text: list[str] = []
     calls: dict[int, dict[str, Any]] = {}
@@ -101,6 +139,10 @@ def accumulate_openai_stream(events: Iterable[SSEEvent]) -> LLMResponse:
                     # a new id starts a new call; a fragment without one continues the last
                     index = len(calls) if fragment.get("id") or not calls else max(calls)
                 slot = calls.setdefault(index, {"id": "", "name": "", "arguments": ""})
+                # Unknown fields (Gemini's ``extra_content``) are echoed back, as in parse_response
+                extra = {k: v for k, v in fragment.items() if k not in _KNOWN_FRAGMENT_KEYS}
+                if extra:
+                    slot.setdefault("extra", {}).update(extra)
                 if fragment.get("id"):
                     slot["id"] = fragment["id"]
                 function = fragment.get("function") or {}
@@ -117,17 +159,23 @@ def accumulate_openai_stream(events: Iterable[SSEEvent]) -> LLMResponse:
                     raise LLMError(
                         "The model stopped with an error.", kind="server", retryable=True
                     )
+    tool_calls, extras = [], {}
+    for _, slot in sorted(calls.items()):
+        call = ToolCall.from_raw(
+            {"id": slot["id"], "name": slot["name"], "arguments": slot["arguments"]}
+        )
+        tool_calls.append(call)
+        if slot.get("extra"):
+            extras[call.id] = slot["extra"]
     return with_text_calls(
         LLMResponse(
             text="".join(text),
-            tool_calls=[
-                ToolCall.from_raw({"id": c["id"], "name": c["name"], "arguments": c["arguments"]})
-                for _, c in sorted(calls.items())
-            ],
+            tool_calls=tool_calls,
             finish_reason=finish_reason,
             usage=usage,
             provider="openai",
             model=model,
+            tool_call_extras=extras,
         )
     )
 

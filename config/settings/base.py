@@ -164,6 +164,19 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 900)}
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 
+# --- Streamed replies (chat.stream) ------------------------------------------------------------
+# The worker appends the reply's text to a Redis Stream as the model writes it; the page reads it
+# as server-sent events. CHAT_STREAMING=0: the page only polls. The streams live in the broker's
+# Redis unless CHAT_STREAM_REDIS_URL names another (redis://, rediss:// or unix://).
+CHAT_STREAMING = env_bool("CHAT_STREAMING", True)
+CHAT_STREAM_REDIS_URL = env_str("CHAT_STREAM_REDIS_URL", "") or (
+    REDIS_URL or f"unix://{embedded_redis.socket_path(VAR_DIR)}"
+)
+CHAT_STREAM_TTL = env_int(
+    "CHAT_STREAM_TTL", 600
+)  # seconds a reply's stream outlives its last event
+CHAT_STREAM_MAX_SECONDS = env_float("CHAT_STREAM_MAX_SECONDS", 55.0)  # then the browser reconnects
+
 # --- The coach's model --------------------------------------------------------------------------
 # LLM_PROVIDER: "offline" (default when nothing is configured), "openai" (any OpenAI-compatible
 # chat completions server) or "anthropic" (Messages API).

@@ -10,6 +10,8 @@ from .base import DATABASES
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 CELERY_TASK_ALWAYS_EAGER = True
 LLM_PROVIDER = "offline"
+# The streaming tests switch it on with a Redis of their own; the rest of the suite polls.
+CHAT_STREAMING = os.environ.get("CHAT_STREAMING") == "1"
 LLM_MAX_RETRY_WAIT = 0.5
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file, not memory, so a real Celery worker process in the integration test can share it.

@@ -11,6 +11,13 @@ request is recorded in ``server.requests`` (method, path, lower-cased headers, b
     response = provider.complete(system="...", turns=[...], tools=[...])
     assert server.requests[0].json["messages"][0]["role"] == "system"
 
+**Streaming.** A request with ``"stream": true`` and nothing queued gets the default reply as
+server-sent events, one word a chunk: the first after ``default_delay`` (the model's time to first
+token), the others ``stream_chunk_delay`` apart. ``enqueue_openai_stream`` /
+``enqueue_anthropic_stream`` script a streamed answer (text and tool calls) and ``enqueue_sse``
+replays a recorded ``.sse`` body event by event. The wall-clock time each stream's first chunk was
+written is appended to ``server.first_chunk_times`` (the benchmark's "provider's first token").
+
 The pytest fixtures ``fake_openai_server`` and ``fake_anthropic_server`` (``tests/fakes/plugin.py``)
 yield a started server whose ``protocol`` decides ``base_url`` and ``provider()``.
 """
@@ -19,12 +26,15 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 import uuid
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Literal
+
+from tests.fakes.streams import anthropic_stream_chunks, openai_stream_chunks
 
 OPENAI_PATHS = ("/v1/chat/completions", "/chat/completions")
 ANTHROPIC_PATHS = ("/v1/messages",)
@@ -38,6 +48,9 @@ class ScriptedResponse:
     body: bytes = b""
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0
+    # A streamed answer: each chunk is written and flushed on its own, ``chunk_delay`` s apart.
+    chunks: list[bytes] | None = None
+    chunk_delay: float = 0.0
 
 
 @dataclass
@@ -105,10 +118,13 @@ class FakeLLMServer:
         protocol: Literal["openai", "anthropic"] = "openai",
         default_text: str = "OK",
         default_delay: float = 0.0,
+        stream_chunk_delay: float = 0.0,
     ) -> None:
         self.protocol = protocol
         self.default_text = default_text
         self.default_delay = default_delay  # seconds the default reply takes (a slow model)
+        self.stream_chunk_delay = stream_chunk_delay  # between the chunks of a streamed default
+        self.first_chunk_times: list[float] = []  # time.time() of each stream's first chunk
         self.requests: list[RecordedRequest] = []
         self.sleeps: list[float] = []  # waits of providers made by provider(), not slept
         self._queue: deque[ScriptedResponse] = deque()
@@ -226,6 +242,52 @@ class FakeLLMServer:
             status=status, json=json or {"error": {"message": f"HTTP {status}"}}, headers=headers
         )
 
+    def enqueue_stream(
+        self, chunks: Iterable[bytes | str], *, delay: float = 0.0, chunk_delay: float = 0.0
+    ) -> None:
+        """Queue a streamed answer (``text/event-stream``) written chunk by chunk."""
+        raw = [c.encode() if isinstance(c, str) else c for c in chunks]
+        with self._lock:
+            self._queue.append(
+                ScriptedResponse(
+                    200,
+                    b"",
+                    {"content-type": "text/event-stream"},
+                    delay,
+                    chunks=raw,
+                    chunk_delay=chunk_delay,
+                )
+            )
+
+    def enqueue_sse(self, body: str | bytes, **kwargs: Any) -> None:
+        """Replay a recorded SSE body, one event a chunk (``kwargs``: ``delay``, ``chunk_delay``)."""
+        text = body.decode() if isinstance(body, bytes) else body
+        events = [part + "\n\n" for part in text.replace("\r\n", "\n").split("\n\n") if part]
+        self.enqueue_stream(events, **kwargs)
+
+    def enqueue_openai_stream(
+        self,
+        text: str = "",
+        calls: Iterable[Call] = (),
+        *,
+        pieces: list[str] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        """A streamed chat completion: ``text`` in ``pieces`` (a word each unless given), then
+        the tool calls, the finish and usage chunks and ``[DONE]``."""
+        self.enqueue_stream(openai_stream_chunks(text, list(calls), pieces=pieces), **kwargs)
+
+    def enqueue_anthropic_stream(
+        self,
+        text: str = "",
+        calls: Iterable[Call] = (),
+        *,
+        pieces: list[str] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        """A streamed Messages answer: ``text`` in ``pieces``, then one ``tool_use`` block a call."""
+        self.enqueue_stream(anthropic_stream_chunks(text, list(calls), pieces=pieces), **kwargs)
+
     @property
     def pending(self) -> int:
         with self._lock:
@@ -263,10 +325,24 @@ class FakeLLMServer:
 
     # --- serving ---
 
-    def _next(self, path: str) -> ScriptedResponse:
+    def _next(self, path: str, *, stream: bool = False) -> ScriptedResponse:
         with self._lock:
             if self._queue:
                 return self._queue.popleft()
+        if stream:
+            chunks = (
+                anthropic_stream_chunks(self.default_text, [])
+                if path in ANTHROPIC_PATHS
+                else openai_stream_chunks(self.default_text, [])
+            )
+            return ScriptedResponse(
+                200,
+                b"",
+                {"content-type": "text/event-stream"},
+                self.default_delay,
+                chunks=[c.encode() for c in chunks],
+                chunk_delay=self.stream_chunk_delay,
+            )
         if path in ANTHROPIC_PATHS:
             data = anthropic_message(content=[{"type": "text", "text": self.default_text}])
         else:
@@ -319,10 +395,35 @@ def _make_handler(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
                     )
                 )
                 return
-            scripted = server._next(path)
+            stream = isinstance(parsed, dict) and parsed.get("stream") is True
+            scripted = server._next(path, stream=stream)
             if scripted.delay and server._stopping.wait(scripted.delay):
                 return
-            self._send(scripted)
+            if scripted.chunks is not None:
+                self._send_chunks(scripted)
+            else:
+                self._send(scripted)
+
+        def _send_chunks(self, scripted: ScriptedResponse) -> None:
+            """A streamed body: no length, the connection closes at its end."""
+            self.close_connection = True
+            try:
+                self.send_response(scripted.status)
+                for name, value in scripted.headers.items():
+                    self.send_header(name, value)
+                self.send_header("connection", "close")
+                self.end_headers()
+                self.wfile.flush()
+                for number, chunk in enumerate(scripted.chunks or []):
+                    delay = scripted.chunk_delay if number else 0.0
+                    if delay and server._stopping.wait(delay):
+                        return
+                    self.wfile.write(chunk)
+                    self.wfile.flush()
+                    if number == 0:
+                        server.first_chunk_times.append(time.time())
+            except (BrokenPipeError, ConnectionResetError):
+                pass
 
         def _send(self, scripted: ScriptedResponse) -> None:
             try:

@@ -1,0 +1,197 @@
+"""The reply's server-sent events: the coach's text as the worker writes it (``chat.stream``).
+
+``GET /messages/<id>/stream/`` (the thinking bubble's ``sse-connect``, htmx's SSE extension) sends
+
+* ``delta``: escaped text to append; ``reset``: empty the text (a new model call after reads);
+  ``status``: what the coach is looking at while read tools run;
+* ``done``: the saved reply, rendered exactly as the poll renders it (escaped, markdown, the
+  proposal card and suggestions out of band), or the overdue bubble with Retry; then the browser
+  closes the connection (``sse-close``).
+
+Each event's id is ``<run>/<Redis entry id>``: a browser that reconnects sends ``Last-Event-ID``
+and gets only what it missed; a new run (Retry, recovery) starts with ``reset``. The database
+decides when the reply is over: the view checks it every ``CHECK_SECONDS`` while nothing arrives,
+and after ``done``, so a reply finished without a ``done`` (the sweep failed it, Redis lost it)
+still ends the stream. A response lasts at most ``CHAT_STREAM_MAX_SECONDS``; the browser then
+reconnects and resumes. Redis out of reach: the view keeps checking the database and still sends
+the final event.
+
+Access is the poll's: the conversation's athlete only (someone else's reply is a 404). Under ASGI
+(``bin/serve``: gunicorn with uvicorn workers) the events come from an async generator reading
+Redis with ``redis.asyncio``; under WSGI (``bin/run``'s ``runserver``, the test live server) from a
+plain generator on the request's thread, since Django would buffer an async one there. Streaming
+switched off (``CHAT_STREAMING``) or no session: 204, which tells the browser not to reconnect,
+and the page polls.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Iterator
+
+import redis
+import redis.asyncio
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.template.loader import render_to_string
+from django.utils.html import escape
+
+from .. import recovery, stream
+from ..access import athlete_conversations
+from ..models import Message
+from .common import PAGE, WAITING, regions, undoable_events
+
+CHECK_SECONDS = 1.5  # how long one read waits before the database is checked
+BATCH = 500  # entries per read
+
+
+def sse(event: str, data: str, *, event_id: str | None = None) -> str:
+    """One event in the text/event-stream format (every line of ``data`` its own field)."""
+    lines = [f"id: {event_id}"] if event_id else []
+    lines.append(f"event: {event}")
+    lines += [
+        f"data: {line}" for line in data.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    ]
+    return "\n".join(lines) + "\n\n"
+
+
+class _Session:
+    """One response's reading position and what the database says about the reply."""
+
+    def __init__(self, request: HttpRequest, message: Message, last_event_id: str | None) -> None:
+        self.request = request
+        self.message_id = message.pk
+        self.attempt = message.attempt
+        self.after = stream.parse_event_id(last_event_id, attempt=self.attempt)
+        # The browser shows text of another run (Retry, recovery): it starts again empty.
+        self.opening = [sse("reset", "<!---->")] if last_event_id and self.after == "0" else []
+        self.ends_at = time.monotonic() + float(settings.CHAT_STREAM_MAX_SECONDS)
+        self.finished = False
+
+    @property
+    def key(self) -> str:
+        return stream.stream_key(self.message_id, self.attempt)
+
+    @property
+    def open(self) -> bool:
+        return not self.finished and time.monotonic() < self.ends_at
+
+    def events(self, result: list) -> tuple[list[str], bool]:
+        """The SSE events for an ``XREAD`` result, and whether a ``done`` was among them."""
+        chunks, done = [], False
+        for _key, entries in result or []:
+            for entry_id, fields in entries:
+                entry_id = entry_id.decode() if isinstance(entry_id, bytes) else str(entry_id)
+                self.after = entry_id
+                kind, text = stream.entry_fields(fields)
+                ident = stream.event_id(self.attempt, entry_id)
+                if kind == "delta":
+                    chunks.append(sse("delta", str(escape(text)), event_id=ident))
+                elif kind == "status":
+                    chunks.append(sse("status", str(escape(text)), event_id=ident))
+                elif kind == "reset":
+                    chunks.append(sse("reset", "<!---->", event_id=ident))
+                elif kind == "done":
+                    done = True
+        return chunks, done
+
+    def settle(self) -> list[str]:
+        """Ask the database: the final event when the reply is over (or overdue), a ``reset``
+        when another run now writes it, nothing while this run is still at work."""
+        message = (
+            Message.objects.select_related("conversation__program").filter(pk=self.message_id)
+        ).first()
+        if message is None:
+            self.finished = True
+            return []
+        if message.status not in WAITING:
+            self.finished = True
+            return [sse("done", self._final(message))]
+        if recovery.waiting_state(message) == "overdue":
+            self.finished = True
+            context = {"message": message, "attempt": 0}
+            return [sse("done", render_to_string(f"{PAGE}#thinking", context, self.request))]
+        if message.attempt != self.attempt:
+            self.attempt, self.after = message.attempt, "0"
+            return [sse("reset", "<!---->")]
+        return []
+
+    def _final(self, message: Message) -> str:
+        conversation = message.conversation
+        context = {
+            "message": message,
+            "conversation": conversation,
+            "undoable": undoable_events(conversation),
+            **regions(conversation),
+        }
+        return render_to_string(f"{PAGE}#reply", context, self.request)
+
+
+def _sync_events(session: _Session) -> Iterator[str]:
+    client = stream.client()
+    yield "retry: 1000\n\n"
+    yield from session.opening
+    yield from session.settle()
+    while session.open:
+        try:
+            result = client.xread(
+                {session.key: session.after}, count=BATCH, block=int(CHECK_SECONDS * 1000)
+            )
+        except redis.RedisError:
+            time.sleep(CHECK_SECONDS)
+            result = []
+        chunks, done = session.events(result)
+        yield from chunks
+        if done or not result:
+            yield from session.settle() or ([": waiting\n\n"] if not result else [])
+
+
+async def _async_events(session: _Session) -> AsyncIterator[str]:
+    client = redis.asyncio.Redis.from_url(
+        stream.redis_url(), socket_connect_timeout=1.0, decode_responses=True
+    )
+    settle = sync_to_async(session.settle)
+    try:
+        yield "retry: 1000\n\n"
+        for chunk in session.opening:
+            yield chunk
+        for chunk in await settle():
+            yield chunk
+        while session.open:
+            try:
+                result = await client.xread(
+                    {session.key: session.after}, count=BATCH, block=int(CHECK_SECONDS * 1000)
+                )
+            except redis.RedisError:
+                await asyncio.sleep(CHECK_SECONDS)
+                result = []
+            chunks, done = session.events(result)
+            for chunk in chunks:
+                yield chunk
+            if done or not result:
+                for chunk in await settle() or ([": waiting\n\n"] if not result else []):
+                    yield chunk
+    finally:
+        await client.aclose()
+
+
+async def message_stream(request: HttpRequest, message_id: int) -> HttpResponse:
+    user = await request.auser()
+    if not user.is_authenticated or not stream.enabled():
+        return HttpResponse(status=204)
+    message = await Message.objects.filter(
+        pk=message_id,
+        role=Message.Role.ASSISTANT,
+        conversation__in=athlete_conversations(user),
+    ).afirst()
+    if message is None:
+        raise Http404("No such reply.")
+    session = _Session(request, message, request.headers.get("Last-Event-ID"))
+    events = _async_events(session) if isinstance(request, ASGIRequest) else _sync_events(session)
+    response = StreamingHttpResponse(events, content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
+    return response
