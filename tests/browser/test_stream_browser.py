@@ -81,7 +81,7 @@ def test_the_reply_streams_into_its_bubble_before_it_is_saved(
     page.wait_for_function("window.spotterReplies.length === 1")
     detail = page.evaluate("window.spotterReplies[0]")
     reply = Message.objects.get(role="assistant")
-    assert detail == {"id": f"message-{reply.pk}", "failed": False}
+    assert detail == {"messageId": str(reply.pk), "id": f"message-{reply.pk}", "failed": False}
 
 
 def test_the_bubble_says_what_the_coach_is_looking_at_while_a_read_tool_runs(
