@@ -19,6 +19,7 @@ import datetime
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Subquery
 from django.utils import timezone
 
 from programs.models import Program
@@ -37,12 +38,21 @@ def conversation_for_athlete(*, athlete) -> Conversation | None:
     they have no program."""
     if athlete is None or not getattr(athlete, "is_authenticated", False):
         return None
-    program = Program.objects.filter(athlete=athlete).order_by("-created_at", "-pk").first()
+    newest = Program.objects.filter(athlete=athlete).order_by("-created_at", "-pk")
+    # One query on every page: the conversation about the newest program, with that program.
+    conversation = (
+        athlete_conversations(athlete)
+        .filter(program=Subquery(newest.values("pk")[:1]))
+        .select_related("program")
+        .order_by("-pk")
+        .first()
+    )
+    if conversation is not None:
+        return conversation
+    program = newest.first()
     if program is None:
         return None
-    conversation = athlete_conversations(athlete).filter(program=program).order_by("-pk").first()
-    if conversation is None:
-        conversation = Conversation.objects.create(athlete=athlete, program=program)
+    conversation = Conversation.objects.create(athlete=athlete, program=program)
     conversation.program = program  # already loaded: the page needs it
     return conversation
 

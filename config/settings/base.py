@@ -110,6 +110,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Wait for a writer instead of failing at once when the web server and the worker both write.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
     DATABASES["default"]["OPTIONS"]["transaction_mode"] = "IMMEDIATE"
+    # Write-ahead log: readers never wait for the writer, and a commit appends to one log file
+    # instead of writing a rollback journal and the database (bench_http: posting and Apply).
+    DATABASES["default"]["OPTIONS"]["init_command"] = "PRAGMA journal_mode=WAL;"
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
