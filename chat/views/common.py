@@ -55,8 +55,7 @@ def page_context(
 ) -> dict[str, Any]:
     recent = list(
         conversation.messages.exclude(role=Message.Role.TOOL)
-        .select_related("decision")
-        .annotate(batch_status=F("batch__status"))
+        .annotate(decision_kind=F("decision__kind"), batch_status=F("batch__status"))
         .order_by("-created_at", "-pk")[:HISTORY_LIMIT]
     )
     recent.reverse()
@@ -87,12 +86,12 @@ def undoable_events(conversation: Conversation) -> set[int]:
 
 
 def _undoable(message: Message) -> bool:
-    """``undoable_events``' rule for a message the page loaded with its decision and its batch's
-    status (``batch_status``), so the page needs no second query for it."""
+    """``undoable_events``' rule for a message the page loaded with its decision's kind and its
+    batch's status (``decision_kind``, ``batch_status``: two joined columns, not the decision's
+    JSON), so the page needs no second query for it."""
     return (
         message.role == Message.Role.EVENT
-        and message.decision is not None
-        and message.decision.kind in UNDOABLE_KINDS
+        and message.decision_kind in UNDOABLE_KINDS
         and message.batch_status == PendingToolBatch.BatchStatus.APPLIED
     )
 

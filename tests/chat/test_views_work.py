@@ -76,10 +76,10 @@ def version(conversation) -> str:
 def test_the_chat_page_makes_five_queries_whatever_the_conversations_length(
     athlete_client, conversation, django_assert_num_queries, exchanges
 ):
-    # session, user, the conversation with its program, the messages (with their decisions and
-    # batch statuses, so the Undo buttons and the suggested replies need no query of their own),
-    # the open batch; and the week (weeks, sessions, exercises) only the first time this version
-    # of the program is shown.
+    # session, user, the conversation with its program, the messages (with their decisions'
+    # kinds and batch statuses, so the Undo buttons and the suggested replies need no query of
+    # their own), the open batch; and the week (weeks, sessions, exercises) only the first time
+    # this version of the program is shown.
     history(conversation, exchanges)
     with django_assert_num_queries(8):
         athlete_client.get("/")
