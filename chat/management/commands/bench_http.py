@@ -204,7 +204,7 @@ class Command(BaseCommand):
 
     def _login(self, base: str, username: str, password: str) -> dict[str, str]:
         """The login form, as a browser submits it; returns the cookies it set."""
-        with httpx.Client(base_url=base) as client:
+        with httpx.Client(base_url=base, timeout=60) as client:  # password hashing is slow
             page = client.get("/accounts/login/")
             csrf = page.cookies["csrftoken"]
             token = page.text.split('name="csrfmiddlewaretoken" value="', 1)[1].split('"', 1)[0]
