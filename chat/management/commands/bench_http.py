@@ -54,6 +54,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from config import embedded_redis
 
+from ._bench_http_figures import Figures, Workers, combined
 from ._bench_http_seed import seed
 
 
@@ -61,11 +62,6 @@ def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
-
-
-def _quantile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered) + 0.5) - 1))]
 
 
 class Command(BaseCommand):
@@ -179,7 +175,7 @@ class Command(BaseCommand):
         try:
             base = f"http://127.0.0.1:{port}"
             self._wait_up(base, server, var_dir)
-            self._drive(base, seeded, options, env, _Workers(server.pid))
+            self._drive(base, seeded, options, env, Workers(server.pid))
         finally:
             server.terminate()
             server.wait(timeout=30)
@@ -217,7 +213,7 @@ class Command(BaseCommand):
                 raise CommandError(f"login failed: HTTP {done.status_code}")
             return {"sessionid": done.cookies["sessionid"], "csrftoken": csrf}
 
-    def _drive(self, base: str, seeded: dict, options: dict, env: dict, workers: _Workers) -> None:
+    def _drive(self, base: str, seeded: dict, options: dict, env: dict, workers: Workers) -> None:
         logging.getLogger("httpx").setLevel(logging.WARNING)  # not a line a request
         main = self._login(base, seeded["username"], seeded["password"])
         n = options["requests"]
@@ -267,10 +263,10 @@ class Command(BaseCommand):
             before = self._load(base, trivial[:half], options, workers)
             measured = self._load(base, requests, options, workers)
             after = self._load(base, trivial[half:], options, workers)
-            rows.append((name, measured, _combined(before, after)))
+            rows.append((name, measured, combined(before, after)))
         self._table(trivial_name, rows, options, env)
 
-    def _load(self, base: str, requests: list, options: dict, workers: _Workers) -> _Figures:
+    def _load(self, base: str, requests: list, options: dict, workers: Workers) -> Figures:
         """Send ``requests`` over ``--connections`` keep-alive connections; rate, latency and the
         workers' CPU time."""
         local = threading.local()
@@ -298,7 +294,7 @@ class Command(BaseCommand):
         cpu = workers.cpu_seconds() - cpu
         for each in clients:
             each.close()
-        return _Figures(
+        return Figures(
             elapsed=elapsed,
             latencies=[r[0] * 1000 for r in results],
             errors=sum(1 for r in results if r[1] >= 400),
@@ -318,7 +314,7 @@ class Command(BaseCommand):
         )
         everything = rows[0][2]
         for _, _, trivial in rows[1:]:
-            everything = _combined(everything, trivial)
+            everything = combined(everything, trivial)
         ratios = []
         for name, measured, trivial in [(trivial_name, everything, everything), *rows]:
             ratio = measured.rate / trivial.rate
@@ -337,66 +333,3 @@ class Command(BaseCommand):
         self.stdout.write(
             f"  lowest ratio {min(ratios):.2f}, median {statistics.median(ratios):.2f}"
         )
-
-
-class _Figures:
-    """One batch of requests: how long it took, each request's latency, the errors and the
-    gunicorn workers' CPU seconds."""
-
-    def __init__(self, *, elapsed: float, latencies: list[float], errors: int, cpu: float):
-        self.elapsed, self.latencies, self.errors, self.cpu = elapsed, latencies, errors, cpu
-
-    @property
-    def count(self) -> int:
-        return len(self.latencies)
-
-    @property
-    def rate(self) -> float:
-        return self.count / self.elapsed
-
-    @property
-    def p50(self) -> float:
-        return _quantile(self.latencies, 0.5)
-
-    @property
-    def p99(self) -> float:
-        return _quantile(self.latencies, 0.99)
-
-    @property
-    def cpu_ms(self) -> float:
-        return self.cpu * 1000 / max(1, self.count)
-
-
-def _combined(a: _Figures, b: _Figures) -> _Figures:
-    return _Figures(
-        elapsed=a.elapsed + b.elapsed,
-        latencies=a.latencies + b.latencies,
-        errors=a.errors + b.errors,
-        cpu=a.cpu + b.cpu,
-    )
-
-
-class _Workers:
-    """The CPU time (user + system) of gunicorn's worker processes, read from ``/proc`` (Linux;
-    0 elsewhere): the master's children."""
-
-    def __init__(self, master_pid: int) -> None:
-        self.master = master_pid
-        self.ticks = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
-
-    def _children(self) -> list[int]:
-        try:
-            text = Path(f"/proc/{self.master}/task/{self.master}/children").read_text()
-        except OSError:
-            return []
-        return [int(pid) for pid in text.split()]
-
-    def cpu_seconds(self) -> float:
-        total = 0
-        for pid in self._children():
-            try:
-                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15)
-        return total / self.ticks
