@@ -33,7 +33,7 @@ import datetime
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import Case, F, QuerySet, Value, When
+from django.db.models import Case, F, QuerySet, Subquery, Value, When
 from django.utils import timezone
 
 from programs.models import Program
@@ -66,18 +66,21 @@ def conversation_for_athlete(*, athlete) -> Conversation | None:
     created on first use; None when they have no program."""
     if athlete is None or not getattr(athlete, "is_authenticated", False):
         return None
-    program = current_program(athlete)
-    if program is None:
-        return None
+    newest = Program.objects.filter(athlete=athlete).order_by("-created_at", "-pk")
+    # One query on most pages: the latest conversation about the newest program, with it.
     conversation = (
         athlete_conversations(athlete)
-        .filter(program=program)
+        .filter(program=Subquery(newest.values("pk")[:1]))
+        .select_related("program")
         .order_by("-updated_at", "-pk")
         .first()
     )
     if conversation is None:
+        program = newest.first()
+        if program is None:
+            return None
         conversation = Conversation.objects.create(athlete=athlete, program=program)
-    conversation.program = program  # already loaded: the page needs it
+        conversation.program = program  # already loaded: the page needs it
     conversation._spotter_read_only = False  # about the current program by construction
     return conversation
 

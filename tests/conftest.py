@@ -1,6 +1,7 @@
 import subprocess
 
 import pytest
+from django.core.cache import cache
 
 from chat import stream
 from config import embedded_redis
@@ -29,3 +30,12 @@ def stream_redis(tmp_path, settings):
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    """Each test starts with an empty cache: rolled-back tests can reuse a primary key (SQLite),
+    so a rendering cached by one test must not be found by the next."""
+    cache.clear()
+    yield
+    cache.clear()

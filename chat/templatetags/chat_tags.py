@@ -1,5 +1,6 @@
 """Template filters for the chat page."""
 
+import functools
 import re
 
 from django import template
@@ -96,5 +97,12 @@ def page_links(steps: object) -> list[dict[str, str]]:
 def markdown(text: object) -> SafeString:
     """The coach's reply as the safe markdown subset of ``chat.markdown`` (HTML escaped), with the
     training pages it names made into links (``link_training``)."""
-    html = str(render_markdown(None if text is None else str(text)))
-    return mark_safe(_TRAINING_PATH.sub(lambda m: f'<a href="{m.group(0)}">{m.group(0)}</a>', html))
+    return mark_safe(_reply_html("" if text is None else str(text)))
+
+
+@functools.lru_cache(maxsize=256)
+def _reply_html(text: str) -> str:
+    """A pure function of the text, so each process renders a reply once, not on every page
+    (a reply is at most ``CHAT_MAX_REPLY_CHARS``: the cache holds a few megabytes at most)."""
+    html = str(render_markdown(text))
+    return _TRAINING_PATH.sub(lambda m: f'<a href="{m.group(0)}">{m.group(0)}</a>', html)

@@ -58,7 +58,8 @@ def _decided(
         # Decided elsewhere (another tab, a double click): reload to show the current state.
         return HttpResponseClientRefresh()
     conversation = batch.conversation
-    conversation.program.refresh_from_db(fields=["version"])  # the decision may have changed it
+    # The decision may have changed the program: the panel's cache key reads both.
+    conversation.program.refresh_from_db(fields=["version", "updated_at"])
     new_messages = [m for m in (decision.event, decision.followup) if m is not None]
     refreshed = list(
         Message.objects.filter(batch=batch, role=Message.Role.EVENT).exclude(

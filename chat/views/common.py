@@ -15,19 +15,20 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
+from django.db.models import F
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import resolve_url
 from django.urls import reverse
 from django_htmx.http import HttpResponseClientRedirect
 
 from coach.llm import DEFAULT_MODELS
-from programs.selectors import program_week_view
 
 from .. import proposals, services
 from ..access import is_read_only
 from ..cards import card_items
 from ..forms import MessageForm
-from ..models import BatchDecision, Conversation, Message
+from ..models import BatchDecision, Conversation, Message, PendingToolBatch
+from ..panel import WeekPanel, week_panel
 
 PAGE = "chat/page.html"
 NO_PROGRAM_PAGE = "chat/no_program.html"
@@ -65,7 +66,8 @@ def page_context(
         proposals.expire_superseded(conversation=conversation)
     recent = list(
         conversation.messages.exclude(role=Message.Role.TOOL)
-        .select_related("decision", "author")
+        .select_related("author")
+        .annotate(decision_kind=F("decision__kind"), batch_status=F("batch__status"))
         .order_by("-created_at", "-pk")[:HISTORY_LIMIT]
     )
     recent.reverse()
@@ -73,7 +75,7 @@ def page_context(
     context = {
         "conversation": conversation,
         "chat_messages": shown,
-        "undoable": set() if read_only else undoable_events(conversation),
+        "undoable": set() if read_only else {m.pk for m in shown if _undoable(m)},
         "form": form,
         "provider": provider_info(),
         "read_only": read_only,
@@ -85,15 +87,29 @@ def page_context(
     return context
 
 
+UNDOABLE_KINDS = (BatchDecision.Kind.APPLIED, BatchDecision.Kind.APPROVED)
+
+
 def undoable_events(conversation: Conversation) -> set[int]:
     """The ids of event messages whose batch is applied (and so can still be undone)."""
     return set(
         Message.objects.filter(
             conversation=conversation,
             role=Message.Role.EVENT,
-            decision__kind__in=[BatchDecision.Kind.APPLIED, BatchDecision.Kind.APPROVED],
-            batch__status="applied",
+            decision__kind__in=UNDOABLE_KINDS,
+            batch__status=PendingToolBatch.BatchStatus.APPLIED,
         ).values_list("pk", flat=True)
+    )
+
+
+def _undoable(message: Message) -> bool:
+    """``undoable_events``' rule for a message the page loaded with its decision's kind and its
+    batch's status (``decision_kind``, ``batch_status``: two joined columns, not the decision's
+    JSON), so the page needs no second query for it."""
+    return (
+        message.role == Message.Role.EVENT
+        and message.decision_kind in UNDOABLE_KINDS
+        and message.batch_status == PendingToolBatch.BatchStatus.APPLIED
     )
 
 
@@ -139,8 +155,8 @@ def suggestions_for(conversation: Conversation, *, latest: Message | None = _UNK
     return [str(reply) for reply in (latest.suggested_replies or [])][:6]
 
 
-def week_of(conversation: Conversation, *, week_number: int | None = None) -> dict[str, Any]:
-    return program_week_view(program=conversation.program, week_number=week_number)
+def week_of(conversation: Conversation, *, week_number: int | None = None) -> WeekPanel:
+    return week_panel(conversation.program, week_number=week_number)
 
 
 def provider_info() -> dict[str, Any]:

@@ -115,16 +115,23 @@ def message_send(request: HttpRequest, conversation_id: int) -> HttpResponse:
     )
 
 
+# What the thinking bubble (``#thinking``, ``chat.recovery.waiting_state``) reads of a reply.
+POLL_FIELDS = ("conversation", "role", "status", "created_at", "queued_at", "started_at")
+
+
 @login_required
 @require_GET
 def message_poll(request: HttpRequest, message_id: int) -> HttpResponse:
-    message = get_object_or_404(
-        Message.objects.select_related("conversation__program"),
-        pk=message_id,
-        conversation__in=athlete_conversations(request.user),
+    """While the reply is waiting (most polls) only what the thinking bubble shows is read; the
+    reply, its conversation and program once it is there."""
+    own = Message.objects.filter(
+        pk=message_id, conversation__in=athlete_conversations(request.user)
     )
+    message = get_object_or_404(own.only(*POLL_FIELDS))
     if not request.htmx:
         return redirect(conversation_url(message.conversation))
+    if message.status not in WAITING:
+        message = get_object_or_404(own.select_related("conversation__program"))
     if message.status in WAITING:
         attempt = int_param(request.GET.get("attempt"), default=0) + 1
         # ``fallback``: the streamed bubble gave up on its events; this one polls instead

@@ -65,7 +65,7 @@ def test_the_first_call_sends_the_program_tools_and_one_line_per_other_family(co
     request = provider.requests[0]
     assert names(request) == family_tools(*ALWAYS_SENT)
     assert {"modify_exercise", "add_week", "get_week", USE_TOOLS} <= names(request)
-    assert LOADABLE == [name for name in FAMILIES if name not in ALWAYS_SENT]
+    assert [name for name in FAMILIES if name not in ALWAYS_SENT] == LOADABLE
     assert {"schedule", "training", "library", "nutrition"} <= set(LOADABLE)
     for family in LOADABLE:
         assert FAMILIES[family].line() in request.system

@@ -59,7 +59,8 @@ def test_bench_http_drives_every_endpoint_against_the_trivial_view_without_error
         match.group(1).strip(): match.groups()[1:]
         for match in re.finditer(
             r"^  (GET /healthz \(trivial\)|GET /|GET thinking poll|POST message|POST Apply)\s+"
-            r"(\d+)\s+([\d.]+)\s+[\d.]+\s+[\d.]+\s+([\d.]+)\s+(\d+)$",
+            r"(\d+)\s+([\d.]+)\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+([\d.]+)"
+            r"\s+(\d+)$",
             done.stdout,
             re.MULTILINE,
         )
@@ -73,4 +74,5 @@ def test_bench_http_drives_every_endpoint_against_the_trivial_view_without_error
     }, done.stdout
     assert rows["GET /healthz (trivial)"][2] == "1.00"
     assert rows["POST Apply"][0] == "3" and rows["GET /"][0] == "12"
+    assert rows["GET /healthz (trivial)"][0] == "48"  # 12 around each of the four others
     assert all(errors == "0" for *_, errors in rows.values()), done.stdout

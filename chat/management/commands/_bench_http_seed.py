@@ -67,6 +67,7 @@ def seed(*, writers: int) -> dict:
                 "conversation": chat.pk,
                 "batch": batch.pk,
                 "revision": batch.revision,
+                "version": batch.program_version,
                 "cookies": _logged_in(athlete),
             }
         )
