@@ -13,7 +13,7 @@ poll answers 286 (htmx stops polling) with a Retry button (``chat.recovery.waiti
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
@@ -53,16 +53,23 @@ def home(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def program_panel(request: HttpRequest) -> HttpResponse:
-    """The program panel; ``?week=N`` shows week N instead of the current one, and
-    ``?conversation=ID`` the program of that conversation (an earlier one for an old
-    conversation) instead of the current program."""
-    raw_id = request.GET.get("conversation")
+    """The program panel; ``?week=N`` shows week N instead of the current one. ``?program=ID``
+    (what the panel's week links carry: the panel is the same for every conversation about a
+    program, so it is cached per program) shows that program, in the athlete's latest conversation
+    about it (an earlier program for an old conversation); ``?conversation=ID`` that conversation's
+    program. Without either, the current program."""
+    raw_id = request.GET.get("conversation") or request.GET.get("program")
     if raw_id:
         if not raw_id.isdigit():
-            return HttpResponseBadRequest("conversation must be a number.")
-        conversation = get_object_or_404(
-            athlete_conversations(request.user).select_related("program"), pk=int(raw_id)
-        )
+            return HttpResponseBadRequest("conversation and program must be numbers.")
+        own = athlete_conversations(request.user).select_related("program")
+        if "conversation" in request.GET:
+            conversation = get_object_or_404(own, pk=int(raw_id))
+        else:
+            latest = own.filter(program_id=int(raw_id)).order_by("-updated_at", "-pk")
+            conversation = latest.first()
+            if conversation is None:
+                raise Http404("No conversation about this program.")
     else:
         conversation = services.conversation_for_athlete(athlete=request.user)
     if conversation is None:

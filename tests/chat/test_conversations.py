@@ -125,6 +125,9 @@ def test_another_athletes_conversation_is_a_404_everywhere(client, athlete):
     assert client.get(reverse("chat:conversation", args=[conversation.pk])).status_code == 404
     url = reverse("chat:program") + f"?conversation={conversation.pk}"
     assert client.get(url, headers=HX).status_code == 404
+    url = reverse("chat:program") + f"?week=1&program={conversation.program_id}"
+    assert client.get(url, headers=HX).status_code == 404
+    assert client.get(url).status_code == 404
     post = client.post(reverse("chat:message_send", args=[conversation.pk]), {"text": "hi"})
     assert post.status_code == 404
     assert (
@@ -172,7 +175,7 @@ def test_after_a_new_program_the_old_conversation_is_listed_and_readable(
     assert 'name="text"' not in html  # no composer: a New conversation button instead
     assert reverse("chat:conversation_new") in html
     # The panel shows the program it was about, and its week links stay on it.
-    assert f"?week=2&amp;conversation={old.pk}" in html
+    assert f"?week=2&amp;program={old.program_id}" in html
     panel = athlete_client.get(
         reverse("chat:program") + f"?conversation={old.pk}&week=2", headers=HX
     )

@@ -592,7 +592,7 @@ def test_the_program_panel_pages_to_another_week_with_and_without_htmx(athlete_c
     url = reverse("chat:program") + "?week=2"
     partial = athlete_client.get(url, headers=HX).content.decode()
     assert "<h2>Week 2 · Accumulation</h2>" in partial
-    assert 'href="/program/?week=1"' in partial
+    assert f'href="/program/?week=1&amp;program={program.pk}"' in partial
     assert "<html" not in partial
     page = athlete_client.get(url).content.decode()
     assert "<h2>Week 2 · Accumulation</h2>" in page
