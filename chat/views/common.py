@@ -75,7 +75,11 @@ def undoable_events(conversation: Conversation) -> set[int]:
         Message.objects.filter(
             conversation=conversation,
             role=Message.Role.EVENT,
-            decision__kind__in=[BatchDecision.Kind.APPLIED, BatchDecision.Kind.APPROVED],
+            decision__kind__in=[
+                BatchDecision.Kind.APPLIED,
+                BatchDecision.Kind.APPROVED,
+                BatchDecision.Kind.AUTO_APPLIED,
+            ],
             batch__status="applied",
         ).values_list("pk", flat=True)
     )

@@ -104,6 +104,7 @@ class ToolSpec:
     category: str = "program"
     display_name: str = ""
     safety_rules: tuple[str, ...] = ()
+    intent_words: tuple[str, ...] = ()
 
     @property
     def label(self) -> str:

@@ -32,6 +32,8 @@ from .grammar import (
 from .library_commands import LIBRARY_HELP, parse_library_command
 from .training_commands import HELP as TRAINING_HELP
 from .training_commands import parse_training_command
+from .wellness_commands import HELP as WELLNESS_HELP
+from .wellness_commands import parse_wellness_command
 
 
 def parse_command(command: str) -> Parsed | None:
@@ -41,6 +43,8 @@ def parse_command(command: str) -> Parsed | None:
     flags = re.IGNORECASE
     if training := parse_training_command(text):
         return training
+    if wellness := parse_wellness_command(command):
+        return wellness
 
     if m := re.fullmatch(rf"rename\s+exercise\s+{EX_REF}\s+(?:to|as)\s+(.+)", text, flags):
         name = m.group(4).strip().strip('"')
@@ -319,8 +323,11 @@ def help_text(*, opening: str = "") -> str:
     lines.append("Training (sessions are week.session, e.g. 2.3):")
     for label, example in TRAINING_HELP:
         lines.append(f"- {label}: {example}")
+    lines.append("Wellness:")
+    lines.extend(f"- {label}: {example}" for label, example in WELLNESS_HELP)
     lines.append(
-        'Join several with ";" or "and". Every change waits for you to press Apply Changes.'
+        'Join several with ";" or "and". Every change waits for you to press Apply Changes, '
+        "except the wellness logs you state yourself, which are logged at once with Undo."
     )
     return with_replies(
         "\n".join(lines),

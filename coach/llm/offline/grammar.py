@@ -21,6 +21,8 @@ READ_TOOLS = frozenset(
         "compare_activities",
         "search_workout_library",
         "navigate_to_page",
+        "get_wellness_logs",
+        "list_reminders",
     }
 )
 CARDIO_TYPES = ("zone2", "intervals", "sweetspot", "threshold", "vo2max")
