@@ -32,6 +32,7 @@ from typing import Any, get_args, get_origin
 from django.db import DatabaseError, transaction
 from pydantic import BaseModel, ValidationError
 
+from journal import services as journal
 from programs.models import Program
 from programs.services import program_lock
 
@@ -78,6 +79,7 @@ class BatchResult:
     results: list[CallResult]
     preview: dict[str, Any]
     program_version: int
+    change_set_id: int | None = None  # the journal's record of an apply's non-program writes
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -85,6 +87,7 @@ class BatchResult:
             "results": [r.to_dict() for r in self.results],
             "preview": self.preview,
             "program_version": self.program_version,
+            "change_set_id": self.change_set_id,
         }
 
 
@@ -345,22 +348,27 @@ def apply_calls(
 ) -> BatchResult:
     """Run every call in order in one transaction with the program row locked; write only if all
     succeed. Each service bumps ``Program.version`` itself; the result carries the version after
-    the run (also set on ``ctx.program``)."""
+    the run (also set on ``ctx.program``) and the id of the journal's change set holding the
+    writes outside the program (``journal.capture``; None when there were none)."""
+    summary = ", ".join(call.name for call in calls)
     try:
         with transaction.atomic():
             locked = program_lock(program_id=ctx.program.pk) if ctx.program is not None else None
             current = locked.version if locked is not None else 0
             if expected_version is not None and current != expected_version:
                 raise _Rollback(_stale(calls, current=current, expected=expected_version))
-            run = _run(ctx=ctx, calls=calls)
-            if not run.success:
-                raise _Rollback(run)
+            with journal.capture(athlete=ctx.athlete, summary=summary) as captured:
+                run = _run(ctx=ctx, calls=calls)
+                if not run.success:
+                    raise _Rollback(run)
     except _Rollback as failed:
         return _batch(failed.run, total=len(calls), version=_version(ctx))
     version = _version(ctx)
     if ctx.program is not None:
         ctx.program.version = version
-    return _batch(run, total=len(calls), version=version)
+    batch = _batch(run, total=len(calls), version=version)
+    batch.change_set_id = captured.change_set_id
+    return batch
 
 
 def execute_read(*, ctx: ToolContext, call: ToolCall) -> CallResult:

@@ -13,6 +13,8 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from journal import services as journal
+
 from .models import LibraryWorkout, Scope
 from .schemas import WorkoutInput, validate_workout
 
@@ -62,9 +64,11 @@ def save_workout_to_library(
             "template": template,
         }
     )
-    return LibraryWorkout.objects.create(
+    workout = LibraryWorkout.objects.create(
         owner=owner, scope=Scope.SHARED if shared else Scope.PRIVATE, **_stored(data)
     )
+    journal.created(workout)  # a chat batch's Undo soft-deletes it (no-op outside a capture)
+    return workout
 
 
 def workout_update(*, workout: LibraryWorkout, fields: dict[str, Any]) -> LibraryWorkout:

@@ -3,6 +3,8 @@
 Callers pass plain values already parsed (the coach's tools parse the model's arguments, the
 pages their forms); a value out of bounds raises ``WellnessError`` before anything is written.
 Local dates and times are in the athlete's time zone (``training``'s profile). Deletes are soft.
+Each log created inside a chat batch is recorded in the undo journal (``journal.created``), so the
+batch's Undo soft-deletes it.
 
 Reminder delivery is two steps so this app never needs the chat: ``due_reminders(now)`` lists what
 is due, ``claim_delivery`` records one delivery (at most once per reminder and local day, by a
@@ -17,6 +19,7 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from journal import services as journal
 from training.services import profile_for
 
 from .models import (
@@ -69,6 +72,7 @@ def _check_day(athlete, day: datetime.date, field: str) -> None:
 def _save(obj: WellnessLog) -> WellnessLog:
     obj.full_clean()
     obj.save()
+    journal.created(obj)  # a chat batch's Undo soft-deletes it (no-op outside a capture)
     return obj
 
 

@@ -120,6 +120,7 @@ class BatchDecisionAdmin(ScopedReadOnlyAdmin):
         "edits_view",
         "results_view",
         "program_revision",
+        "change_set",
     )
     readonly_fields = fields
 

@@ -329,6 +329,15 @@ class BatchDecision(models.Model):
         related_name="+",
         help_text="The program revision this decision wrote (applied, approved, undone).",
     )
+    change_set = models.ForeignKey(
+        "journal.ChangeSet",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The journal's record of the writes outside the program (applied, approved), "
+        "or the one an undo put back.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

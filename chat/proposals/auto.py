@@ -56,11 +56,18 @@ def apply_now(
     return batch, result
 
 
-def record(*, batch: PendingToolBatch, calls: list[ToolCall]) -> None:
-    """After the proposals were recorded: the decision (its event line shows Undo) and the audit
-    records' move to applied, by the athlete whose words it logged."""
+def record(*, batch: PendingToolBatch, calls: list[ToolCall], result: engine.BatchResult) -> None:
+    """After the proposals were recorded: the decision (its event line shows Undo; it holds the
+    journal's change set that Undo reverts) and the audit records' move to applied, by the athlete
+    whose words it logged."""
     athlete = batch.conversation.athlete
-    record_decision(batch, kind=Kind.AUTO_APPLIED, actor=athlete, edits=[])
+    record_decision(
+        batch,
+        kind=Kind.AUTO_APPLIED,
+        actor=athlete,
+        edits=[],
+        change_set_id=result.change_set_id,
+    )
     audit.transition(
         batch=batch, status=Record.APPLIED, by=athlete, results=batch.results, applied_calls=calls
     )

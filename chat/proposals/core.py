@@ -13,6 +13,7 @@ from django.core.exceptions import PermissionDenied
 from django.utils import timezone
 
 from coach import engine
+from coach.registry import get_tool
 from coach.toolcalls import ToolCall
 
 from .. import audit, notes, recovery
@@ -58,6 +59,16 @@ def context_for(conversation: Conversation, *, user: Any = None) -> engine.ToolC
 
 def calls_of(batch: PendingToolBatch) -> list[ToolCall]:
     return [ToolCall.from_raw(raw) for raw in batch.calls]
+
+
+def program_bound(batch: PendingToolBatch) -> bool:
+    """Whether the batch is bound to the program version it was previewed on: it is when any call
+    is a program tool (an unknown name counts as one, to be safe). A batch of athlete-scoped calls
+    only (a grocery push) is not held up by a program change."""
+    return any(
+        (spec := get_tool(call.get("name", ""))) is None or spec.needs_program
+        for call in batch.calls
+    )
 
 
 def ttl() -> datetime.timedelta:
@@ -108,6 +119,7 @@ def record_decision(
     edits: list[dict[str, Any]] | None = None,
     note: str = "",
     revision_id: int | None = None,
+    change_set_id: int | None = None,
 ) -> tuple[BatchDecision, Message | None, Message | None]:
     """Write the decision row and, for the decisions the conversation hears of, the event message
     (and the placeholder of the coach's acknowledgment, queued on commit)."""
@@ -129,6 +141,7 @@ def record_decision(
         edits=edits,
         note=note,
         program_revision_id=revision_id,
+        change_set_id=change_set_id,
     )
     if kind not in notes.ANNOUNCED:
         return record, None, None

@@ -41,6 +41,7 @@ from .core import (
     lock,
     lock_for_athlete,
     mark_stale,
+    program_bound,
     record_decision,
 )
 
@@ -82,7 +83,8 @@ def apply(*, batch_id: int, user: Any, revision: int) -> Decision:
 
 def _apply_locked(batch: PendingToolBatch, *, user: Any, kind: str, note: str = "") -> Decision:
     program = program_lock(program_id=batch.conversation.program_id)
-    if program.version != batch.program_version:
+    bound = program_bound(batch)
+    if bound and program.version != batch.program_version:
         return mark_stale(batch, user)
     calls = calls_of(batch)
     ctx = context_for(batch.conversation, user=user)
@@ -94,7 +96,9 @@ def _apply_locked(batch: PendingToolBatch, *, user: Any, kind: str, note: str = 
         summary=notes.batch_summary(batch),
         source=f"batch:{batch.pk}",
     ) as change:
-        result = engine.apply_calls(ctx=ctx, calls=calls, expected_version=batch.program_version)
+        result = engine.apply_calls(
+            ctx=ctx, calls=calls, expected_version=batch.program_version if bound else None
+        )
     elapsed = int((time.monotonic() - started) * 1000)
     batch.results = [r.to_dict() for r in result.results]
     if not result.success and any(e.code == "STALE" for r in result.results for e in r.errors):
@@ -110,7 +114,12 @@ def _apply_locked(batch: PendingToolBatch, *, user: Any, kind: str, note: str = 
         batch.save()
         transaction.on_commit(lambda: sync_feed_events_for(athlete=ctx.athlete), robust=True)
         record, event, followup = record_decision(
-            batch, kind=kind, actor=user, note=note, revision_id=revision.pk if revision else None
+            batch,
+            kind=kind,
+            actor=user,
+            note=note,
+            revision_id=revision.pk if revision else None,
+            change_set_id=result.change_set_id,
         )
         audit.transition(
             batch=batch,

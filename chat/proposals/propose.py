@@ -216,7 +216,7 @@ def propose(
         guardrails=reasons,
     )
     if at_once is not None and not errors:
-        auto.record(batch=at_once, calls=going)
+        auto.record(batch=at_once, calls=going, result=combined)
     return proposal
 
 

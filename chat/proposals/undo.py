@@ -1,10 +1,14 @@
 """Undo: an applied batch is reverted as a new recorded change.
 
-The batch's program revision (written when it was applied) is undone by ``programs.history``: the
-program returns to exactly its state before the batch, as a new revision that bumps the version.
-If a later change touched the same objects, undo is refused and the message names that change;
-unrelated later changes don't block it. The athlete undoes from the chat, the coach from the admin;
-either way the decision is recorded, the audit records move to ``undone`` and the model is told.
+A batch may hold program changes, other changes (nutrition: recipes, meals, grocery lists), or
+both. The program part is the batch's program revision, undone by ``programs.history``: the program
+returns to exactly its state before the batch, as a new revision that bumps the version. The rest
+is the batch's journal change set (``journal.services``): created objects are soft-deleted,
+updated fields get their old values back. Both happen in one transaction, all or nothing. If a
+later change touched the same objects, undo is refused and the message names that change or
+object; unrelated later changes don't block it. The athlete undoes from the chat, the coach from
+the admin; either way the decision is recorded, the audit records move to ``undone`` and the model
+is told.
 """
 
 from __future__ import annotations
@@ -14,6 +18,9 @@ from typing import Any
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
+from journal.models import ChangeSet
+from journal.services import JournalError
+from journal.services import undo as journal_undo
 from library.feed import sync_feed_events_for
 from programs.history import HistoryError, revision_undo
 from programs.models import ProgramRevision
@@ -27,16 +34,28 @@ from .core import Decision, Kind, Record, Status, lock, record_decision
 NOT_UNDOABLE = "These changes can't be undone: they were never applied."
 
 
-def applied_revision(batch: PendingToolBatch) -> ProgramRevision | None:
-    decision = (
-        BatchDecision.objects.filter(batch=batch, kind__in=[Kind.APPLIED, Kind.APPROVED])
-        .exclude(program_revision_id=None)
+def _applied_decision(batch: PendingToolBatch) -> BatchDecision | None:
+    return (
+        BatchDecision.objects.filter(
+            batch=batch, kind__in=[Kind.APPLIED, Kind.APPROVED, Kind.AUTO_APPLIED]
+        )
         .order_by("-pk")
         .first()
     )
-    if decision is None:
+
+
+def applied_revision(batch: PendingToolBatch) -> ProgramRevision | None:
+    decision = _applied_decision(batch)
+    if decision is None or decision.program_revision_id is None:
         return None
     return ProgramRevision.objects.filter(pk=decision.program_revision_id).first()
+
+
+def applied_change_set(batch: PendingToolBatch) -> ChangeSet | None:
+    decision = _applied_decision(batch)
+    if decision is None or decision.change_set_id is None:
+        return None
+    return ChangeSet.objects.filter(pk=decision.change_set_id).first()
 
 
 def undo(*, batch_id: int, user: Any) -> Decision:
@@ -48,23 +67,38 @@ def undo(*, batch_id: int, user: Any) -> Decision:
             raise PermissionDenied("Only the athlete or their coach can undo these changes.")
         if batch.status == Status.UNDONE:
             return Decision(batch=batch, outcome="already_decided")
-        revision = applied_revision(batch) if batch.status == Status.APPLIED else None
-        if revision is None:
+        applied = batch.status == Status.APPLIED
+        revision = applied_revision(batch) if applied else None
+        change_set = applied_change_set(batch) if applied else None
+        if revision is None and change_set is None:
             return Decision(batch=batch, outcome="undo_refused", message=NOT_UNDOABLE)
-        program_lock(program_id=conversation.program_id)
         try:
-            undone = revision_undo(
-                revision=revision, actor=user, summary=f"Undo of the chat's batch {batch.pk}"
-            )
-        except HistoryError as exc:  # a later change overlaps, already undone, nothing to change
+            with transaction.atomic():  # both parts, or neither
+                undone = None
+                if revision is not None:
+                    program_lock(program_id=conversation.program_id)
+                    undone = revision_undo(
+                        revision=revision,
+                        actor=user,
+                        summary=f"Undo of the chat's batch {batch.pk}",
+                    )
+                if change_set is not None:
+                    journal_undo(change_set, user)
+        except (HistoryError, JournalError) as exc:  # a later change overlaps, already undone
             return Decision(batch=batch, outcome="undo_refused", message=str(exc))
         batch.status = Status.UNDONE
         batch.save(update_fields=["status", "updated_at"])
-        transaction.on_commit(
-            lambda: sync_feed_events_for(athlete=conversation.athlete), robust=True
-        )
+        if revision is not None:
+            transaction.on_commit(
+                lambda: sync_feed_events_for(athlete=conversation.athlete), robust=True
+            )
         record, event, followup = record_decision(
-            batch, kind=Kind.UNDONE, actor=user, edits=[], revision_id=undone.pk
+            batch,
+            kind=Kind.UNDONE,
+            actor=user,
+            edits=[],
+            revision_id=undone.pk if undone is not None else None,
+            change_set_id=change_set.pk if change_set is not None else None,
         )
         audit.transition(batch=batch, status=Record.UNDONE, by=user, from_statuses=[Record.APPLIED])
         return Decision(batch, "undone", record, event, followup)

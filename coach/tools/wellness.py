@@ -14,7 +14,6 @@ can't be reached. A value out of bounds is a VALIDATION_ERROR naming the bounds;
 from __future__ import annotations
 
 from wellness import services
-from wellness.models import WellnessLog
 from wellness.services import WellnessError
 
 from .base import Outcome, ToolContext, ToolSpec, ToolStateError, detail, no_target, quote
@@ -31,17 +30,12 @@ from .wellness_reads import READ_SPECS
 DAY_NAMES = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 
 
-def _journal(obj: WellnessLog) -> None:
-    """Where a created log is recorded so Undo can remove it again (the undo journal)."""
-
-
 def _write(make, *args, **kwargs):
+    """A wellness service's write (journaled there, so the batch's Undo removes it)."""
     try:
-        obj = make(*args, **kwargs)
+        return make(*args, **kwargs)
     except WellnessError as exc:
         raise ToolStateError("VALIDATION_ERROR", str(exc), exc.field) from None
-    _journal(obj)
-    return obj
 
 
 def days_text(days: list[int]) -> str:
@@ -153,6 +147,7 @@ SPECS = [
         requires_confirmation=False,
         sensitivity="high",
         category="wellness",
+        needs_program=False,
         display_name="Log a medication or supplement",
         safety_rules=(
             "Only log if the athlete explicitly says they took it (took, taken, had).",
@@ -170,6 +165,7 @@ SPECS = [
         requires_confirmation=False,
         sensitivity="low",
         category="wellness",
+        needs_program=False,
         display_name="Log your mood",
         safety_rules=(
             NO_INFERENCE,
@@ -187,6 +183,7 @@ SPECS = [
         requires_confirmation=False,
         sensitivity="low",
         category="wellness",
+        needs_program=False,
         display_name="Log your readiness",
         safety_rules=(NO_INFERENCE,),
         execute=log_readiness,
@@ -200,6 +197,7 @@ SPECS = [
         requires_confirmation=True,
         sensitivity="low",
         category="wellness",
+        needs_program=False,
         display_name="Create a reminder",
         execute=create_reminder,
         target=no_target,
@@ -212,6 +210,7 @@ SPECS = [
         requires_confirmation=True,
         sensitivity="critical",
         category="wellness",
+        needs_program=False,
         display_name="Create a care record",
         safety_rules=(NO_INFERENCE, NO_DIAGNOSIS, "The athlete checks the date and time."),
         intent_words=(

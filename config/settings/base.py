@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "coach",
     "chat",
     "library",
+    "journal",
     "wellness",
 ]
 

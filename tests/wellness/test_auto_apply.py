@@ -127,3 +127,30 @@ def test_a_log_in_the_future_is_refused_naming_today(conversation):
     )
     assert not MedicationLog.objects.exists()
     assert "future" in reply.content
+
+
+def test_undo_in_the_chat_soft_deletes_the_log_and_tells_the_model(conversation, client):
+    turn(conversation, "I took my creatine this morning", CREATINE)
+    batch = PendingToolBatch.objects.get()
+    client.force_login(conversation.athlete)
+    response = client.post(reverse("chat:batch_undo", args=[batch.pk]), HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    assert not MedicationLog.objects.exists()
+    assert MedicationLog.all_objects.get().deleted_at is not None
+    batch.refresh_from_db()
+    assert batch.status == "undone"
+    undone = BatchDecision.objects.get(batch=batch, kind="undone")
+    assert undone.change_set_id is not None
+    line = Message.objects.filter(role="event").last().content
+    assert line == "You undid 1 log; it is removed."
+    assert ToolCallRecord.objects.get(call_id="c1").status == "undone"
+
+
+def test_another_athlete_cant_undo_the_log(conversation, client):
+    turn(conversation, "I took my creatine this morning", CREATINE)
+    batch = PendingToolBatch.objects.get()
+    other = ConversationFactory()
+    client.force_login(other.athlete)
+    response = client.post(reverse("chat:batch_undo", args=[batch.pk]))
+    assert response.status_code == 404
+    assert MedicationLog.objects.count() == 1

@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("chat", "0003_reply_recovery"),
+        ("chat", "0004_batch_change_set"),
         ("programs", "0004_session_skipped"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]

@@ -1,0 +1,192 @@
+"""Recording and undoing writes outside the program history.
+
+Usage (``coach.engine.apply_calls`` does this around a batch's writes)::
+
+    with transaction.atomic():
+        with journal.capture(athlete=user, summary="Add 2 recipes to Groceries") as journal_set:
+            ...                              # services call created(obj) / updated(obj, before)
+    journal_set.change_set_id              # None when nothing was recorded
+
+* ``capture`` must sit inside the transaction that holds the writes: its ``ChangeSet`` row is
+  written at entry, each ``Change`` row as it is recorded, so a savepoint rolled back (a failed
+  call) takes its own changes with it; at exit an empty change set is deleted and the id is None.
+* Nested captures join the outermost one (one batch, one change set); the inner handle is the
+  outer's, whose id is final once the outer block has exited. The current capture lives in a
+  ``contextvars.ContextVar``, so threads and asyncio tasks each have their own.
+* ``created(obj)`` and ``updated(obj, before)`` outside any capture record nothing (a no-op), so
+  a data service may call them unconditionally; the admin and seed scripts write unjournaled.
+* ``created(obj)``: obj's model has a nullable ``deleted_at``; undo soft-deletes it (refused when
+  it is already deleted or gone).
+* ``updated(obj, before)``: called after ``save()``, ``before`` = {field name: old value} of the
+  fields the save changed; undo puts ``before`` back only while the object still holds what this
+  change wrote, else ``JournalConflict`` naming the object.
+* ``undo(change_set, actor)``: newest change first, all or nothing in one transaction, sets
+  ``undone_at``; raises ``JournalError`` (already undone) or ``JournalConflict``.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.contenttypes.models import ContentType
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import models, transaction
+from django.utils import timezone
+
+from .models import Change, ChangeSet
+
+__all__ = [
+    "Capture",
+    "JournalConflict",
+    "JournalError",
+    "capture",
+    "created",
+    "undo",
+    "updated",
+]
+
+SUMMARY_LIMIT = 300
+
+
+class JournalError(Exception):
+    """Undo refused; ``message`` is written for the athlete."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class JournalConflict(JournalError):
+    """A later change touched an object this change set wrote; ``label`` names that object."""
+
+    def __init__(self, label: str) -> None:
+        super().__init__(f"{label} was changed after these changes, so they can't be undone.")
+        self.label = label
+
+
+@dataclass
+class Capture:
+    athlete: Any
+    summary: str
+    change_set_id: int | None = None
+    _recorded: bool = False
+
+
+_current: contextvars.ContextVar[Capture | None] = contextvars.ContextVar(
+    "journal_capture", default=None
+)
+
+
+@contextmanager
+def capture(*, athlete: Any, summary: str = "") -> Iterator[Capture]:
+    outer = _current.get()
+    if outer is not None:
+        yield outer
+        return
+    change_set = ChangeSet.objects.create(athlete=athlete, summary=summary[:SUMMARY_LIMIT])
+    handle = Capture(athlete=athlete, summary=summary, change_set_id=change_set.pk)
+    token = _current.set(handle)
+    try:
+        yield handle
+    finally:
+        _current.reset(token)
+    # Only on a normal exit (an exception rolls the caller's transaction back anyway).
+    if not Change.objects.filter(change_set_id=change_set.pk).exists():
+        change_set.delete()
+        handle.change_set_id = None
+
+
+def _json(value: Any) -> Any:
+    return json.loads(json.dumps(value, cls=DjangoJSONEncoder))
+
+
+def _field(model: type[models.Model], name: str) -> models.Field:
+    return model._meta.get_field(name)
+
+
+def _values(obj: models.Model, names: list[str]) -> dict[str, Any]:
+    return {name: _json(getattr(obj, _field(type(obj), name).attname)) for name in names}
+
+
+def _record(obj: models.Model, action: str, before: dict | None, after: dict) -> None:
+    handle = _current.get()
+    if handle is None:
+        return
+    Change.objects.create(
+        change_set_id=handle.change_set_id,
+        content_type=ContentType.objects.get_for_model(type(obj)),
+        object_id=obj.pk,
+        action=action,
+        before=before,
+        after=after,
+    )
+
+
+def created(obj: models.Model) -> None:
+    """Record that ``obj`` was created (after its first save); undo soft-deletes it."""
+    _field(type(obj), "deleted_at")  # fails loudly at the call site, not at undo time
+    _record(obj, Change.Action.CREATED, None, {"deleted_at": None, "label": str(obj)[:200]})
+
+
+def updated(obj: models.Model, before: dict[str, Any]) -> None:
+    """Record that the save just made changed ``before``'s fields from those values."""
+    names = list(before)
+    _record(
+        obj,
+        Change.Action.UPDATED,
+        {name: _json(value) for name, value in before.items()},
+        _values(obj, names),
+    )
+
+
+def _label(model: type[models.Model], obj: models.Model | None, object_id: int) -> str:
+    noun = str(model._meta.verbose_name).capitalize()
+    return f'{noun} "{obj}"' if obj is not None else f"{noun} {object_id}"
+
+
+def _same(field: models.Field, current: Any, written: Any) -> bool:
+    try:
+        return field.to_python(written) == current
+    except Exception:  # a value the field can't read back never matches
+        return False
+
+
+def _undo_one(change: Change, now: Any) -> None:
+    model = change.content_type.model_class()
+    obj = model._base_manager.select_for_update().filter(pk=change.object_id).first()
+    if obj is None:
+        raise JournalConflict(_label(model, None, change.object_id))
+    if change.action == Change.Action.CREATED:
+        if obj.deleted_at is not None:
+            raise JournalConflict(_label(model, obj, change.object_id))
+        obj.deleted_at = now
+        obj.save(update_fields=["deleted_at"])
+        return
+    fields = {name: _field(model, name) for name in change.after}
+    for name, field in fields.items():
+        if not _same(field, getattr(obj, field.attname), change.after[name]):
+            raise JournalConflict(_label(model, obj, change.object_id))
+    for name, field in fields.items():
+        setattr(obj, field.attname, field.to_python(change.before[name]))
+    obj.save(update_fields=[field.name for field in fields.values()])
+
+
+def undo(change_set: ChangeSet | int, actor: Any = None) -> ChangeSet:
+    """Put back everything ``change_set`` recorded, newest first, all or nothing. ``actor`` is who
+    asked (the caller has checked they may); kept for the callers' audit trails."""
+    pk = change_set.pk if isinstance(change_set, ChangeSet) else change_set
+    with transaction.atomic():
+        locked = ChangeSet.objects.select_for_update().get(pk=pk)
+        if locked.undone_at is not None:
+            raise JournalError("These changes were already undone.")
+        now = timezone.now()
+        for change in locked.changes.select_related("content_type").order_by("-pk"):
+            _undo_one(change, now)
+        locked.undone_at = now
+        locked.save(update_fields=["undone_at"])
+    return locked
