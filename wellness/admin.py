@@ -73,7 +73,9 @@ class MoodLogAdmin(WellnessReadOnlyAdmin):
     @admin.display(description="Flag")
     def crisis_flag(self, obj: MoodLog) -> str:
         if obj.is_open_crisis:
-            return format_html('<strong class="crisis-flag" style="color:#b00">⚑ Crisis</strong>')
+            return format_html(
+                '<strong class="crisis-flag" style="color:#b00">{}</strong>', "⚑ Crisis"
+            )
         if obj.mood == "crisis":
             return "Crisis (seen)"
         return ""
