@@ -8,6 +8,7 @@ from django.utils import timezone
 from library.demo import seed_library_demo
 from programs.demo import DEMO_LOGINS, seed_demo
 from training.demo import seed_training_demo
+from wellness.demo import seed_wellness_demo
 
 
 class Command(BaseCommand):
@@ -29,6 +30,7 @@ class Command(BaseCommand):
             program = result.program
             library = seed_library_demo(coach=program.coach, athlete=program.athlete)
             training = seed_training_demo(athlete=program.athlete, today=timezone.localdate())
+            wellness = seed_wellness_demo(athlete=program.athlete, today=timezone.localdate())
         weeks = program.weeks.count()
         if result.program_created:
             self.stdout.write(
@@ -48,6 +50,10 @@ class Command(BaseCommand):
         self.stdout.write(
             f"Training data: {training.activities} new activities, {training.sleep} new nights "
             "of sleep (12 weeks up to yesterday)."
+        )
+        self.stdout.write(
+            f"Wellness: {wellness.readiness} new readiness logs, {wellness.supplements} new "
+            "supplement logs (the last 7 days), a daily creatine reminder."
         )
         self.stdout.write("Log in at /accounts/login/ as:")
         width = max(len(f"{login.username} / {login.password}") for login in DEMO_LOGINS)
