@@ -9,6 +9,8 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import needs_chromium
 from tests.browser.test_chat_browser import log_in
+from tests.factories import build_program
+from wellness.models import MedicationLog
 
 SLOW = 30_000  # ms: the turn runs inside the request (eager Celery) on a shared, busy machine
 
@@ -20,9 +22,6 @@ def send(page: Page, text: str) -> None:
     expect(box).to_have_value("", timeout=SLOW)
     expect(page.locator(".bubble-user").last).to_have_text(text)
 
-
-from tests.factories import build_program
-from wellness.models import MedicationLog
 
 pytestmark = [pytest.mark.browser, needs_chromium, pytest.mark.django_db(transaction=True)]
 
