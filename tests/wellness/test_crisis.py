@@ -65,6 +65,8 @@ def test_the_athletes_coach_sees_the_flag_and_marks_it_seen(conversation, coach,
     turn(conversation, "I can't go on", CRISIS)
     log = MoodLog.objects.get()
     client.force_login(coach)
+    index = client.get(reverse("admin:index")).content.decode()
+    assert "⚑ 1 crisis flag" in index
     page = client.get(reverse("admin:wellness_moodlog_changelist")).content.decode()
     assert "⚑ Crisis" in page and "alex" in page
     client.post(
@@ -75,12 +77,14 @@ def test_the_athletes_coach_sees_the_flag_and_marks_it_seen(conversation, coach,
     assert log.flag_seen_at is not None and log.flag_seen_by == coach
     page = client.get(reverse("admin:wellness_moodlog_changelist")).content.decode()
     assert "⚑ Crisis" not in page and "Crisis (seen)" in page
+    assert "crisis flag" not in client.get(reverse("admin:index")).content.decode()
 
 
 def test_another_coach_sees_no_flag_and_gets_404(conversation, client):
     turn(conversation, "I can't go on", CRISIS)
     log = MoodLog.objects.get()
     client.force_login(make_coach("coach-bob"))
+    assert "crisis flag" not in client.get(reverse("admin:index")).content.decode()
     page = client.get(reverse("admin:wellness_moodlog_changelist")).content.decode()
     assert "⚑ Crisis" not in page
     response = client.get(reverse("admin:wellness_moodlog_change", args=[log.pk]))
