@@ -93,7 +93,7 @@ READ_SPECS = [
     ),
     ToolSpec(
         name="list_reminders",
-        description="The athlete's reminders.",
+        description="The athlete's reminders: title, local time and weekdays of each.",
         args_model=ListRemindersArgs,
         kind="read",
         requires_confirmation=False,
