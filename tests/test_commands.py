@@ -156,10 +156,11 @@ def test_export_program_unknown_id_fails():
 def test_coach_tools_schema_prints_the_definitions():
     out, _ = run("coach_tools", "schema")
     names = {d["name"] for d in json.loads(out)}
-    # the twelve program tools, seven training reads, five schedule writes, four library tools
+    # the twelve program tools, seven training reads, five schedule writes, four library tools,
+    # seven wellness tools
     assert (
-        len(names) == 28
-        and {"add_week", "get_week", "get_last_activity", "navigate_to_page"} <= names
+        len(names) == 35
+        and {"add_week", "get_week", "get_last_activity", "navigate_to_page", "log_mood"} <= names
     )
 
 

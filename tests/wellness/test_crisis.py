@@ -104,3 +104,14 @@ def test_staff_read_the_flag_but_cant_mark_it_seen(conversation, client):
     )
     log.refresh_from_db()
     assert log.flag_seen_at is None
+
+
+def test_an_unsure_crisis_log_is_not_written_but_the_resources_are_shown(conversation):
+    reply = turn(
+        conversation,
+        "everything is awful",
+        ("m1", "log_mood", {"mood": "crisis", "confidence": 0.4}),
+    )
+    assert not MoodLog.all_objects.exists()
+    assert reply.content == FIXED
+    assert ToolCallRecord.objects.get().guardrail == "low_confidence"
