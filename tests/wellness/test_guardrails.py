@@ -2,6 +2,7 @@
 audit record keeps the reason code."""
 
 import pytest
+from django.urls import reverse
 
 from chat.agent import run_turn
 from chat.models import Message, PendingToolBatch, ToolCallRecord
@@ -11,6 +12,7 @@ from coach import guardrails
 from coach.llm.base import LLMResponse, Usage
 from coach.llm.textcalls import with_text_calls
 from coach.toolcalls import ToolCall
+from tests.chat.admin_helpers import make_staff
 from tests.chat.scripted_provider import ScriptedProvider
 from tests.factories import ConversationFactory
 from tests.wellness.helpers import CREATINE, turn
@@ -161,3 +163,12 @@ def test_intent_words_are_whole_words_and_not_negated(statement, stated):
 
 def test_the_reason_codes_are_the_audit_logs_choices():
     assert {r.value for r in guardrails.Reason} == set(GuardrailReason.values)
+
+
+def test_staff_filter_the_audit_log_by_guardrail(conversation, client):
+    turn(conversation, "I have a terrible headache", ("c1", "log_medication", CREATINE[2]))
+    turn(conversation, "I took my creatine this morning", CREATINE)
+    client.force_login(make_staff())
+    url = reverse("admin:chat_toolcallrecord_changelist")
+    page = client.get(url, {"guardrail__exact": "not_stated"}).content.decode()
+    assert "1 tool call" in page and "Not stated by the athlete" in page
