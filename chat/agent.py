@@ -341,7 +341,11 @@ def _finish_proposals(
         for answer in read_answers:
             call_id = proposal.id_map.get(answer["tool_call_id"], answer["tool_call_id"])
             answers[call_id] = (answer["content"], bool(answer["is_error"]))
-        if proposal.refused:
+        if proposal.crisis:
+            # Seed 004: a fixed, reviewed message with the deployment's crisis resources, nothing
+            # the model wrote (no diagnosis), no suggested replies.
+            content, replies, code = settings.WELLNESS_CRISIS_MESSAGE, [], ""
+        elif proposal.refused:
             writes = [c for c in proposal.calls if not _is_read(c)]
             # The model's words described a proposal that won't be on a card, so the athlete sees
             # only why it was refused (the model still has its words in ``llm_content``).

@@ -38,9 +38,10 @@ def record_calls(
     results: dict[str, dict[str, Any]],
     usage: dict[str, Any],
     batch: PendingToolBatch | None = None,
+    guardrails: dict[str, str] | None = None,
 ) -> None:
     """One record per call of a model response: reads (executed / read_failed) and writes
-    (proposed / refused)."""
+    (proposed / refused; ``guardrails``: the reason code of each call a guardrail refused)."""
     rows = []
     for call in calls:
         spec = get_tool(call.name)
@@ -62,6 +63,7 @@ def record_calls(
                 status=status,
                 transitions=[_transition(status)],
                 result=strip_nul(results.get(call.id, {})),
+                guardrail=(guardrails or {}).get(call.id, ""),
                 provider=usage.get("provider", ""),
                 model=usage.get("model", ""),
                 prompt_tokens=usage.get("prompt_tokens"),

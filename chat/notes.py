@@ -32,7 +32,13 @@ ACKNOWLEDGED = {
     BatchDecision.Kind.UNDONE,
 }
 # Decisions that appear in the conversation at all (edits show on the card, not as events).
-ANNOUNCED = ACKNOWLEDGED | {BatchDecision.Kind.FAILED, BatchDecision.Kind.EXPIRED}
+# An auto-applied log is announced (its line has Undo) but not acknowledged: the reply that made
+# it is the acknowledgment.
+ANNOUNCED = ACKNOWLEDGED | {
+    BatchDecision.Kind.FAILED,
+    BatchDecision.Kind.EXPIRED,
+    BatchDecision.Kind.AUTO_APPLIED,
+}
 
 
 def athlete_text(text: str) -> str:
@@ -137,7 +143,29 @@ _HEADLINES = {
         "The athlete undid changes that had been applied; the program is back to how it was "
         "before them."
     ),
+    BatchDecision.Kind.AUTO_APPLIED: (
+        "What the athlete stated was logged at once (no confirmation needed for it); they can "
+        "undo it."
+    ),
 }
+CRISIS_NOTE = (
+    "The mood was logged as crisis: the app showed the athlete its fixed crisis message with "
+    "crisis resources, and their coach is flagged. Do not diagnose."
+)
+
+
+def _is_wellness(decision: BatchDecision) -> bool:
+    names = [c.get("name", "") for c in decision.calls]
+    return bool(names) and all(
+        (spec := get_tool(n)) is not None and spec.category == "wellness" for n in names
+    )
+
+
+def _is_crisis(decision: BatchDecision) -> bool:
+    return any(
+        c.get("name") == "log_mood" and (c.get("arguments") or {}).get("mood") == "crisis"
+        for c in decision.calls
+    )
 
 
 def _by_coach(decision: BatchDecision) -> bool:
@@ -152,6 +180,8 @@ def model_note(decision: BatchDecision) -> str:
     headline = _HEADLINES.get(decision.kind, f"Decision: {decision.kind}.")
     if decision.kind == BatchDecision.Kind.UNDONE and _by_coach(decision):
         headline = headline.replace("The athlete undid", "The athlete's coach undid")
+    if decision.kind == BatchDecision.Kind.UNDONE and _is_wellness(decision):
+        headline = headline.split(";")[0] + "; the log is removed."
     lines = [headline]
     edits = _edit_lines(decision)
     if edits:
@@ -162,8 +192,11 @@ def model_note(decision: BatchDecision) -> str:
         BatchDecision.Kind.APPLIED,
         BatchDecision.Kind.APPROVED,
         BatchDecision.Kind.FAILED,
+        BatchDecision.Kind.AUTO_APPLIED,
     ):
         lines.extend(_result_lines(decision))
+    if decision.kind == BatchDecision.Kind.AUTO_APPLIED and _is_crisis(decision):
+        lines.append(CRISIS_NOTE)
     elif decision.kind == BatchDecision.Kind.UNDONE:
         lines.extend(f"- undone: {c.get('id')} {c.get('name')}" for c in decision.calls)
     if decision.note:
@@ -206,8 +239,12 @@ def athlete_line(decision: BatchDecision) -> str:
     if kind == BatchDecision.Kind.DECLINED:
         note = f" Their note: {decision.note}" if decision.note else ""
         return f"Your coach declined the changes; nothing was changed.{note}"
+    if kind == BatchDecision.Kind.AUTO_APPLIED:
+        return " ".join(r.get("summary", "") for r in decision.results if r.get("success"))
     if kind == BatchDecision.Kind.UNDONE:
         who = "Your coach undid" if _by_coach(decision) else "You undid"
+        if _is_wellness(decision):
+            return f"{who} {_plural(count, 'log')}; it is removed."
         return f"{who} {_plural(count, 'change')}; the program is back to how it was."
     return decision.get_kind_display()
 

@@ -5,6 +5,7 @@ own words about a refused change are not shown, since that change will never be 
 from __future__ import annotations
 
 from coach import engine
+from coach.registry import get_tool
 from coach.toolcalls import ToolCall
 from coach.wording import athlete_words
 
@@ -67,6 +68,23 @@ def refusal_message(
     elif first.code == "UNKNOWN_TOOL":
         text = "I tried to make a kind of change I can't make. Can you rephrase what you'd like me to change?"
         replies = ["Start over", "Show me my workouts"]
+    elif first.code == "LOW_CONFIDENCE":
+        text = (
+            "I wasn't sure that's what you meant, so I didn't do it. Could you tell me exactly "
+            "what you'd like?"
+        )
+        replies = ["Never mind"]
+    elif first.code == "NOT_STATED":
+        spec = get_tool(first_call.name)
+        what = spec.label.lower() if spec is not None else "that"
+        text = (
+            f'I only {what} when you tell me so in your own words (for example "I took 5 g of '
+            'creatine this morning"); I never guess it. Could you tell me what happened?'
+            if first_call.name == "log_medication"
+            else f"I only {what} when you tell me what happened in your own words; I never guess "
+            "it. Could you tell me?"
+        )
+        replies = ["Never mind"]
     elif first.code == "NOT_FOUND":
         text = f"I couldn't make that change because {_lower_first(message)}"
         replies = ["Try a different exercise", "Show me the session", "Never mind"]

@@ -8,7 +8,7 @@ unanswered after that is recovered by the sweep. ``recover_replies`` is that swe
 (``chat.recovery``): Celery beat runs it every ``AGENT_RECOVERY_INTERVAL`` seconds, and every
 worker runs it once when it starts. ``expire_proposals`` is the periodic sweep of batches left
 undecided for ``PROPOSAL_TTL_DAYS`` (an open batch past its time also expires the moment anyone
-looks at it).
+looks at it). ``deliver_reminders`` posts the wellness reminders due now (``chat.reminders``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from celery.signals import worker_ready
 from django.conf import settings
 from django.db import OperationalError, connection
 
-from . import proposals, recovery
+from . import proposals, recovery, reminders
 from .agent import run_turn
 from .models import Message
 
@@ -53,6 +53,12 @@ def run_agent(self, message_id: int, attempt: int | None = None) -> None:
 def expire_proposals() -> int:
     """Expire the batches past their time; returns how many."""
     return proposals.expire_due()
+
+
+@shared_task
+def deliver_reminders() -> int:
+    """Post the reminders whose local time has come (Celery beat, every minute)."""
+    return reminders.deliver_due()
 
 
 @shared_task

@@ -31,6 +31,7 @@ from .tools import (
     sessions,
     training_reads,
     weeks,
+    wellness,
 )
 from .tools.base import ToolSpec
 from .tools.catalog import CATALOG, USE_TOOLS, Family, families_of, use_tools_spec
@@ -53,12 +54,23 @@ __all__ = [
 def _checked(spec: ToolSpec) -> ToolSpec:
     """The registry's policy holds for every tool: reads never need confirmation, and a write that
     skips the athlete's Apply must be low or high, never critical (seed 004: critical changes are
-    always confirmed). Every write tool today needs confirmation; the conversation layer queues
-    those in a batch and only the athlete's click (or the coach's approval) applies them."""
+    always confirmed), and a high one that skips it names the words the athlete must say
+    (``intent_words``, checked by ``coach.guardrails``). The conversation layer queues the
+    confirmed ones in a batch that only the athlete's click (or the coach's approval) applies;
+    the others (wellness logs) it may write at once when the guardrails pass."""
     if spec.kind == "read" and spec.requires_confirmation:
         raise ImproperlyConfigured(f"{spec.name}: a read tool never needs confirmation.")
     if spec.kind == "write" and not spec.requires_confirmation and spec.sensitivity == "critical":
         raise ImproperlyConfigured(f"{spec.name}: a critical change always needs confirmation.")
+    if (
+        spec.kind == "write"
+        and not spec.requires_confirmation
+        and spec.sensitivity == "high"
+        and not spec.intent_words
+    ):
+        raise ImproperlyConfigured(
+            f"{spec.name}: a high change without confirmation needs intent words."
+        )
     if spec.sensitivity not in ("low", "medium", "high", "critical"):
         raise ImproperlyConfigured(f"{spec.name}: unknown sensitivity {spec.sensitivity!r}.")
     return spec
@@ -75,6 +87,7 @@ MODULES = (
     library,
     nutrition,
     nutrition_reads,
+    wellness,
 )
 # The families whose schemas go with every model call (use_tools' own family included).
 ALWAYS_SENT = ("program", CATALOG)

@@ -15,6 +15,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
     path("training/", include("training.urls")),
+    path("wellness/", include("wellness.urls")),
     path("", include("library.urls")),
     path("", include("nutrition.urls")),
     path("", include("chat.urls")),

@@ -161,6 +161,7 @@ def test_coach_tools_schema_prints_the_definitions():
     assert names == set(REGISTRY)
     assert {"add_week", "get_week", "get_last_activity", "navigate_to_page", "use_tools"} <= names
     assert {"recipe_create", "grocery_push_ingredients"} <= names
+    assert {"log_mood", "log_medication", "create_care_log"} <= names
 
 
 CALLS = [

@@ -70,6 +70,7 @@ class ToolCallRecordAdmin(ScopedReadOnlyAdmin):
     list_display_links = ("when", "tool")
     list_filter = (
         "status",
+        "guardrail",
         "tool",
         "kind",
         "provider",

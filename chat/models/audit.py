@@ -35,8 +35,17 @@ class ToolCallStatus(models.TextChoices):
     READ_FAILED = "read_failed", "Read: failed"
 
 
+class GuardrailReason(models.TextChoices):
+    """Why a guardrail refused a call (``coach.guardrails.Reason``), stored as data."""
+
+    LOW_CONFIDENCE = "low_confidence", "Confidence below the threshold"
+    NOT_STATED = "not_stated", "Not stated by the athlete"
+    CRISIS_ONLY = "crisis_only", "Crisis: only the mood is logged"
+
+
 class ToolCallRecord(models.Model):
     Status = ToolCallStatus
+    Guardrail = GuardrailReason
 
     class Kind(models.TextChoices):
         READ = "read", "Read"
@@ -88,6 +97,13 @@ class ToolCallRecord(models.Model):
     )
     result = models.JSONField(
         default=dict, blank=True, help_text="The last CallResult dict: summary or errors."
+    )
+    guardrail = models.CharField(
+        max_length=20,
+        choices=GuardrailReason.choices,
+        blank=True,
+        db_index=True,
+        help_text="The guardrail that refused the call (seed 004), if one did.",
     )
     provider = models.CharField(max_length=50, blank=True)
     model = models.CharField(max_length=200, blank=True)

@@ -314,6 +314,9 @@ class DecisionKind(models.TextChoices):
     APPROVED = "approved", "Approved by the coach"
     DECLINED = "declined", "Declined by the coach"
     UNDONE = "undone", "Undone"
+    # A low or high wellness log the athlete stated in their own words, written at once when the
+    # guardrails passed (seed 004); it shows Undo in the chat like an applied batch.
+    AUTO_APPLIED = "auto_applied", "Applied at once (stated by the athlete)"
 
 
 class BatchDecision(models.Model):

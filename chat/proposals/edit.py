@@ -34,9 +34,17 @@ from .core import (
 )
 from .decide import expire
 
-# Arguments that say which object a call is about: shown on the card, never edited there.
+# Arguments that say which object a call is about: shown on the card, never edited there (nor the
+# model's own confidence, a guardrail input).
 REF_FIELDS = frozenset(
-    {"weekNumber", "sessionNumber", "exerciseNumber", "sourceWeekNumber", "sourceSessionNumber"}
+    {
+        "weekNumber",
+        "sessionNumber",
+        "exerciseNumber",
+        "sourceWeekNumber",
+        "sourceSessionNumber",
+        "confidence",
+    }
 )
 
 

@@ -5,7 +5,13 @@ Each new call is checked (schema layer), then previewed after the calls already 
 will run after them. If every new call is valid they join the open batch (or start one), the
 preview is rebuilt and the revision goes up. If any is invalid, none of this response's calls is
 queued and the open batch is untouched (seed 000, Phase 5). A call that would change nothing
-("rename to its own name") is refused as a no-op instead of being queued. Nothing is applied here.
+("rename to its own name") is refused as a no-op instead of being queued.
+
+Before any of that, seed 004's guardrails (``coach.guardrails``) run on the response's writes: a
+refused call (low confidence, not stated by the athlete) refuses the whole response, with its
+reason code in the audit log; a crisis mood drops every other call. When every remaining call may
+skip the athlete's Apply (the wellness logs), it is written at once through ``auto`` (a batch
+applied in the same transaction, with Undo); otherwise nothing is applied here.
 """
 
 from __future__ import annotations
@@ -17,13 +23,14 @@ from typing import Any
 
 from django.utils import timezone
 
-from coach import engine
+from coach import engine, guardrails
 from coach.render import quote
 from coach.toolcalls import ToolCall
 
 from .. import audit
 from ..access import is_read_only
 from ..models import Conversation, Message, PendingToolBatch
+from . import auto
 from .core import context_for, store_preview, ttl
 
 AWAITING_CONFIRMATION = "Awaiting the athlete's confirmation; not applied yet."
@@ -52,6 +59,7 @@ class Proposal:
     id_map: dict[str, str]  # the model's call id → the stored one
     answers: dict[str, tuple[str, bool]] = field(default_factory=dict)  # id → (text, is_error)
     errors: dict[str, list[engine.ToolError]] = field(default_factory=dict)
+    crisis: bool = False  # a crisis mood was logged: the reply is the fixed crisis message
 
     @property
     def refused(self) -> bool:
@@ -155,31 +163,52 @@ def propose(
     id_map = {old.id: new.id for old, new in zip(calls, renamed, strict=True)}
     new_writes = [c for old, c in zip(calls, renamed, strict=True) if old.id in writes]
     proposal = Proposal(batch=None, calls=renamed, id_map=id_map)
+    guard = guardrails.check_response(new_writes, statement=athlete_statement(message))
+    reasons = {call_id: refusal.reason.value for call_id, refusal in guard.items()}
+    # Crisis: the other calls are dropped and the mood is logged alone.
+    dropped = {i: [r.error] for i, r in guard.items() if r.reason == guardrails.Reason.CRISIS_ONLY}
+    blocking = {i: [r.error] for i, r in guard.items() if i not in dropped}
+    going = [c for c in new_writes if c.id not in dropped]
+    proposal.crisis = any(guardrails.is_crisis(c) and not engine.check_call(c)[1] for c in going)
+    at_once = None
     if is_read_only(conversation):
-        errors, combined = {c.id: [READ_ONLY] for c in new_writes}, None
+        errors, combined = {c.id: [READ_ONLY] for c in going}, None
+    elif blocking:
+        errors, combined = blocking, None
+    elif auto.may_apply_at_once(going):
+        at_once, combined = auto.apply_now(conversation=conversation, calls=going)
+        errors = {r.tool_call_id: r.errors for r in combined.results if not r.success}
     elif batch is not None and batch.status == PendingToolBatch.BatchStatus.AWAITING_REVIEW:
         # The coach decides that batch as the athlete sent it, and one card is open at a time.
-        errors, combined = {c.id: [IN_REVIEW] for c in new_writes}, None
+        errors, combined = {c.id: [IN_REVIEW] for c in going}, None
     else:
-        errors, combined = check_writes(
-            conversation=conversation, existing=existing, writes=new_writes
-        )
+        errors, combined = check_writes(conversation=conversation, existing=existing, writes=going)
     statuses: dict[str, str] = {}
     results: dict[str, dict[str, Any]] = {}
+    for call_id, call_errors in dropped.items():
+        proposal.answers[call_id] = (_error_text(call_errors), True)
+        statuses[call_id] = audit.ToolCallRecord.Status.REFUSED
+        results[call_id] = {"errors": [e.to_dict() for e in call_errors]}
     if errors:
         proposal.errors = errors
-        for call in new_writes:
+        for call in going:
             text = _error_text(errors[call.id]) if call.id in errors else NOT_QUEUED
             proposal.answers[call.id] = (text, True)
             statuses[call.id] = audit.ToolCallRecord.Status.REFUSED
             results[call.id] = {"errors": [e.to_dict() for e in errors.get(call.id, [])]}
+    elif at_once is not None:
+        proposal.batch = at_once
+        for call, call_result in zip(going, at_once.results, strict=True):
+            proposal.answers[call.id] = (auto.answer(call_result), False)
+            statuses[call.id] = audit.ToolCallRecord.Status.PROPOSED
+            results[call.id] = {"summary": call_result.get("summary", "")}
     else:
         if batch is None:
             batch = PendingToolBatch(conversation=conversation, expires_at=timezone.now() + ttl())
-        batch.calls = [c.to_dict() for c in existing + new_writes]
+        batch.calls = [c.to_dict() for c in existing + going]
         store_preview(batch, combined)
         proposal.batch = batch
-        for call in new_writes:
+        for call in going:
             summary = quote(_call_summary(batch, call.id), limit=600)
             proposal.answers[call.id] = (f"{AWAITING_CONFIRMATION} Preview: {summary}", False)
             statuses[call.id] = audit.ToolCallRecord.Status.PROPOSED
@@ -192,5 +221,17 @@ def propose(
         results=results,
         usage=usage,
         batch=proposal.batch,
+        guardrails=reasons,
     )
+    if at_once is not None and not errors:
+        auto.record(batch=at_once, calls=going, result=combined)
     return proposal
+
+
+def athlete_statement(message: Message) -> str | None:
+    """The athlete's latest message, which ``message`` (the coach's reply) answers; None when the
+    reply answers a decision (the athlete said nothing)."""
+    asked = message.reply_to
+    if asked is None or asked.role != Message.Role.USER:
+        return None
+    return asked.content

@@ -40,7 +40,9 @@ READ_ONLY_UNDO = (
 
 def _applied_decision(batch: PendingToolBatch) -> BatchDecision | None:
     return (
-        BatchDecision.objects.filter(batch=batch, kind__in=[Kind.APPLIED, Kind.APPROVED])
+        BatchDecision.objects.filter(
+            batch=batch, kind__in=[Kind.APPLIED, Kind.APPROVED, Kind.AUTO_APPLIED]
+        )
         .order_by("-pk")
         .first()
     )

@@ -87,7 +87,11 @@ def page_context(
     return context
 
 
-UNDOABLE_KINDS = (BatchDecision.Kind.APPLIED, BatchDecision.Kind.APPROVED)
+UNDOABLE_KINDS = (
+    BatchDecision.Kind.APPLIED,
+    BatchDecision.Kind.APPROVED,
+    BatchDecision.Kind.AUTO_APPLIED,
+)
 
 
 def undoable_events(conversation: Conversation) -> set[int]:

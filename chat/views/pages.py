@@ -176,6 +176,22 @@ def _reply(request: HttpRequest, message: Message) -> HttpResponse:
         "message": message,
         "conversation": conversation,
         "undoable": undoable_events(conversation),
+        "new_messages": turn_events(message),
         **regions(conversation, shown_version=request.GET.get("program_version")),
     }
     return render(request, f"{PAGE}#reply", context)
+
+
+def turn_events(reply: Message) -> list[Message]:
+    """The event lines the reply's own turn wrote (a log written at once, with its Undo), shown
+    after the reply."""
+    if reply.batch_id is None:
+        return []
+    return list(
+        Message.objects.filter(
+            conversation_id=reply.conversation_id,
+            role=Message.Role.EVENT,
+            batch_id=reply.batch_id,
+            pk__gt=reply.pk,
+        ).select_related("decision")
+    )

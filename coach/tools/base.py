@@ -104,6 +104,7 @@ class ToolSpec:
     category: str = "program"
     display_name: str = ""
     safety_rules: tuple[str, ...] = ()
+    intent_words: tuple[str, ...] = ()
     # False for athlete-scoped families (nutrition): they work without a program, and a program
     # change since the preview doesn't make their batch stale (their own state is re-checked when
     # applied: a deleted or changed object fails that call cleanly).

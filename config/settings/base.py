@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "library",
     "journal",
     "nutrition",
+    "wellness",
 ]
 
 MIDDLEWARE = [
@@ -233,8 +234,30 @@ AGENT_QUEUE_GRACE = env_float("AGENT_QUEUE_GRACE", 60.0)
 AGENT_RECOVERY_INTERVAL = env_float("AGENT_RECOVERY_INTERVAL", 30.0)
 # An undecided batch of proposed changes expires after this many days (seed 004).
 PROPOSAL_TTL_DAYS = env_float("PROPOSAL_TTL_DAYS", 7.0)
+# Seed 004's crisis path: when the athlete's mood is logged as "crisis", the coach's reply is this
+# fixed, reviewed text (never the model's words). Each deployment sets the resources of its
+# country and service (WELLNESS_CRISIS_MESSAGE); the athlete's coach sees a flag in the admin.
+WELLNESS_CRISIS_MESSAGE = env_str(
+    "WELLNESS_CRISIS_MESSAGE",
+    "I've noted how you're feeling, and I'm glad you told me. I'm a training coach, not a crisis "
+    "service, so please reach out to people who can help right now:\n\n"
+    "- If you are in danger or might hurt yourself, call your local emergency number "
+    "(112 in Europe, 911 in the US and Canada, 999 in the UK).\n"
+    "- Talk to someone today: in the US call or text 988 (Suicide & Crisis Lifeline); in the UK "
+    "and Ireland call Samaritans on 116 123; elsewhere, findahelpline.com lists free, "
+    "confidential lines.\n\n"
+    "I have let your coach know. Training can wait.",
+)
+# Reminders (wellness) are delivered by this beat entry: every minute, each reminder whose local
+# time has come (in the athlete's time zone) is posted once in their chat (chat.reminders).
+WELLNESS_REMINDER_INTERVAL = env_float("WELLNESS_REMINDER_INTERVAL", 60.0)
 CELERY_BEAT_SCHEDULE = {
     "expire-proposals": {"task": "chat.tasks.expire_proposals", "schedule": 3600.0},
+    "deliver-reminders": {
+        "task": "chat.tasks.deliver_reminders",
+        "schedule": WELLNESS_REMINDER_INTERVAL,
+        "options": {"expires": WELLNESS_REMINDER_INTERVAL},
+    },
     "recover-replies": {
         "task": "chat.tasks.recover_replies",
         "schedule": AGENT_RECOVERY_INTERVAL,

@@ -62,7 +62,15 @@ WRITE_TOOLS = {
     "grocery_add_item",
     "grocery_check_item",
     "grocery_uncheck_item",
+    # the wellness tools (coach/tools/wellness.py)
+    "log_medication",
+    "log_mood",
+    "log_readiness",
+    "create_reminder",
+    "create_care_log",
 }
+# Writes that skip the athlete's Apply when their guardrails pass (seed 004's wellness logs).
+AT_ONCE_TOOLS = {"log_medication", "log_mood", "log_readiness"}
 READ_TOOLS = {
     "get_week",
     # the training reads (coach/tools/training_reads.py)
@@ -85,6 +93,9 @@ READ_TOOLS = {
     "planner_get_meal",
     "grocery_list_lists",
     "grocery_get_list",
+    # the wellness reads (coach/tools/wellness_reads.py)
+    "get_wellness_logs",
+    "list_reminders",
 }
 ALL_TOOLS = WRITE_TOOLS | READ_TOOLS
 
@@ -96,7 +107,8 @@ def test_registry_holds_the_write_tools_needing_confirmation_and_the_read_tools(
     assert set(REGISTRY) == ALL_TOOLS
     for spec in REGISTRY.values():
         assert spec.kind == ("write" if spec.name in WRITE_TOOLS else "read")
-        assert spec.requires_confirmation is (spec.kind == "write")
+        confirmed = spec.kind == "write" and spec.name not in AT_ONCE_TOOLS
+        assert spec.requires_confirmation is confirmed
         assert spec.sensitivity in {"low", "medium", "high", "critical"}
     assert get_tool("get_week").sensitivity == "low"
     assert get_tool("remove_week").sensitivity == "critical"

@@ -10,6 +10,7 @@ from library.demo import seed_library_demo
 from nutrition.demo import seed_nutrition_demo
 from programs.demo import DEMO_LOGINS, seed_demo
 from training.demo import seed_training_demo
+from wellness.demo import seed_wellness_demo
 
 
 class Command(BaseCommand):
@@ -32,6 +33,7 @@ class Command(BaseCommand):
             library = seed_library_demo(coach=program.coach, athlete=program.athlete)
             training = seed_training_demo(athlete=program.athlete, today=timezone.localdate())
             food = seed_nutrition_demo(athlete=program.athlete, today=timezone.localdate())
+            wellness = seed_wellness_demo(athlete=program.athlete, today=timezone.localdate())
         weeks = program.weeks.count()
         if result.program_created:
             self.stdout.write(
@@ -56,6 +58,8 @@ class Command(BaseCommand):
             f"Nutrition: {food.recipes} new recipes, {food.meals} meals planned this week, "
             f"{food.list_items} items on a new grocery list (known ingredients: "
             f"{food.ingredients} added)."
+            f"Wellness: {wellness.readiness} new readiness logs, {wellness.supplements} new "
+            "supplement logs (the last 7 days), a daily creatine reminder."
         )
         self.stdout.write("Log in at /accounts/login/ as:")
         width = max(len(f"{login.username} / {login.password}") for login in DEMO_LOGINS)

@@ -33,6 +33,8 @@ from .library_commands import LIBRARY_HELP, parse_library_command
 from .nutrition_commands import NUTRITION_HELP, parse_nutrition_command
 from .training_commands import HELP as TRAINING_HELP
 from .training_commands import parse_training_command
+from .wellness_commands import HELP as WELLNESS_HELP
+from .wellness_commands import parse_wellness_command
 
 
 def parse_command(command: str) -> Parsed | None:
@@ -42,6 +44,8 @@ def parse_command(command: str) -> Parsed | None:
     flags = re.IGNORECASE
     if training := parse_training_command(text):
         return training
+    if wellness := parse_wellness_command(command):
+        return wellness
 
     if m := re.fullmatch(rf"rename\s+exercise\s+{EX_REF}\s+(?:to|as)\s+(.+)", text, flags):
         name = m.group(4).strip().strip('"')
@@ -323,8 +327,11 @@ def help_text(*, opening: str = "") -> str:
     lines.append("Food (recipes, meal plan, grocery lists):")
     for label, example in NUTRITION_HELP:
         lines.append(f"- {label}: {example}")
+    lines.append("Wellness:")
+    lines.extend(f"- {label}: {example}" for label, example in WELLNESS_HELP)
     lines.append(
-        'Join several with ";" or "and". Every change waits for you to press Apply Changes.'
+        'Join several with ";" or "and". Every change waits for you to press Apply Changes, '
+        "except the wellness logs you state yourself, which are logged at once with Undo."
     )
     return with_replies(
         "\n".join(lines),

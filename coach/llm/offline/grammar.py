@@ -27,6 +27,8 @@ READ_TOOLS = frozenset(
         "planner_get_meal",
         "grocery_list_lists",
         "grocery_get_list",
+        "get_wellness_logs",
+        "list_reminders",
     }
 )
 CARDIO_TYPES = ("zone2", "intervals", "sweetspot", "threshold", "vo2max")

@@ -16,6 +16,7 @@ from coach.wording import athlete_words
 from .commands import help_text, parse_command
 from .grammar import READ_TOOLS, CommandError, Parsed, split_commands, with_replies
 from .replies import answer_reply
+from .wellness_commands import AT_ONCE, WELLNESS_TOOLS
 
 
 def acknowledgment(event: dict[str, Any]) -> str:
@@ -49,6 +50,8 @@ def acknowledgment(event: dict[str, Any]) -> str:
             else ""
         )
         return with_replies(f"Your coach declined that change, so nothing changed.{note}", replies)
+    if kind == "undone" and all(c.get("name") in WELLNESS_TOOLS for c in event.get("calls") or []):
+        return with_replies("Undone — that log is removed.", replies)
     if kind == "undone":
         return with_replies("Undone — your program is back to how it was.", replies)
     if kind == "expired":
@@ -193,6 +196,9 @@ class OfflineProvider:
         ]
         if all(p.name in READ_TOOLS for p in parsed):
             text = ""
+        elif all(p.name in AT_ONCE for p in parsed):
+            lines = ["Got it, I'll log that:"] + [f"- {p.description}" for p in parsed]
+            text = with_replies("\n".join(lines), ["help"])
         else:
             lines = [opening, ""] if opening else []
             lines += ["Here's what I'll change:"] + [f"- {p.description}" for p in parsed]

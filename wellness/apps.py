@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class WellnessConfig(AppConfig):
+    name = "wellness"
+    verbose_name = "Wellness"
