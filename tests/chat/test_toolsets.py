@@ -171,15 +171,17 @@ def test_the_text_format_offers_use_tools_and_its_marker_loads_the_family():
 
 def test_a_new_family_is_one_module_with_specs_and_use_tools_offers_it():
     spec = get_tool("get_sleep_data")
-    mood = types.SimpleNamespace(
+    module = types.SimpleNamespace(
         SPECS=[
-            type(spec)(**{**spec.__dict__, "name": "log_mood", "category": "wellness"}),
+            type(spec)(**{**spec.__dict__, "name": "log_stretching", "category": "mobility"}),
         ]
     )
-    families = families_of((mood,))
-    assert families["wellness"].line() == "- wellness: log_mood"  # no purpose: its tools' names
+    families = families_of((module,))
+    assert (
+        families["mobility"].line() == "- mobility: log_stretching"
+    )  # no purpose: its tools' names
     loader = use_tools_spec({**{n: FAMILIES[n] for n in LOADABLE}, **families})
     schema = loader.args_model.model_json_schema()["properties"]["families"]
-    assert schema["items"]["enum"] == [*LOADABLE, "wellness"]
-    answer = loader.execute(ctx=None, args=loader.args_model(families=["wellness"]))
-    assert "wellness: log_mood" in answer.summary
+    assert schema["items"]["enum"] == [*LOADABLE, "mobility"]
+    answer = loader.execute(ctx=None, args=loader.args_model(families=["mobility"]))
+    assert "mobility: log_stretching" in answer.summary
