@@ -33,7 +33,7 @@ import datetime
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import Case, F, QuerySet, Subquery, Value, When
+from django.db.models import Case, F, Q, QuerySet, Subquery, Value, When
 from django.utils import timezone
 
 from programs.models import Program
@@ -47,6 +47,7 @@ TITLE_CHARS = 80
 RATE_WINDOW = datetime.timedelta(minutes=1)
 RATE_LIMITED = "rate_limited"
 READ_ONLY = "read_only"
+FEED_LIMIT = 20  # unprompted messages a feed answer carries; the next asks for the rest
 
 
 def read_only_reason(conversation: Conversation) -> str:
@@ -209,4 +210,25 @@ def check_rate(*, athlete_id: int, now: datetime.datetime) -> None:
         f"again in {retry_after} second{'s' if retry_after != 1 else ''}.",
         code=RATE_LIMITED,
         params={"retry_after": retry_after},
+    )
+
+
+def unprompted_messages(*, athlete, conversation_id: int, after: int) -> list[Message]:
+    """The messages of the athlete's conversation newer than ``after`` that no click or message
+    of theirs asked for, so no open page fetches them by itself: a coach's post, and a coach
+    message with no message it answers (a delivered reminder). Replies, placeholders, events and
+    follow-ups reach the page through the flow that made them. Someone else's conversation gives
+    nothing. One query."""
+    unprompted = Q(role=Message.Role.COACH) | Q(
+        role=Message.Role.ASSISTANT, reply_to__isnull=True, status=Message.Status.COMPLETE
+    )
+    return list(
+        Message.objects.filter(
+            unprompted,
+            conversation__in=athlete_conversations(athlete),
+            conversation_id=conversation_id,
+            pk__gt=after,
+        )
+        .select_related("author")
+        .order_by("pk")[:FEED_LIMIT]
     )

@@ -12,6 +12,7 @@ urlpatterns = [
     path("conversations/new/", views.conversation_new, name="conversation_new"),
     path("conversations/<int:conversation_id>/", views.conversation_open, name="conversation"),
     path("conversations/<int:conversation_id>/messages/", views.message_send, name="message_send"),
+    path("conversations/<int:conversation_id>/feed/", views.message_feed, name="message_feed"),
     path("messages/<int:message_id>/", views.message_poll, name="message_poll"),
     path("messages/<int:message_id>/stream/", message_stream, name="message_stream"),
     path("messages/<int:message_id>/retry/", views.message_retry, name="message_retry"),

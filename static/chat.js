@@ -8,6 +8,9 @@
  * - When a coach reply lands (by its final event or by the poll), "spotter:reply" is dispatched on
  *   document.body with detail {messageId, id, failed}, once per reply (static/chat/tab-title.js
  *   counts them while the tab is in the background). The "taking too long" note is not a reply.
+ * - Every data-feed-every seconds the page asks its conversation's feed for the messages no flow of
+ *   the page fetches (a coach's post from the admin, a delivered reminder), appends the ones it
+ *   doesn't show yet and announces each the same way.
  */
 (function () {
   "use strict";
@@ -26,6 +29,10 @@
   document.addEventListener("htmx:load", function (event) {
     var elt = event.detail && event.detail.elt;
     if (!elt || !elt.matches || !elt.matches(".bubble-coach:not(.bubble-thinking):not(.bubble-overdue)")) return;
+    announce(elt);
+  });
+
+  function announce(elt) {
     if (announced[elt.id]) return;
     announced[elt.id] = true;
     document.body.dispatchEvent(
@@ -37,5 +44,41 @@
         },
       })
     );
-  });
+  }
+
+  function followFeed() {
+    var messages = document.getElementById("messages");
+    if (!messages || !messages.dataset.feed) return;
+    var every = parseFloat(messages.dataset.feedEvery) || 20;
+    var busy = false;
+    window.setInterval(function () {
+      if (busy) return;
+      busy = true;
+      var url = messages.dataset.feed + "?after=" + encodeURIComponent(messages.dataset.feedAfter || "0");
+      fetch(url, { credentials: "same-origin", headers: { "HX-Request": "true" } })
+        .then(function (response) {
+          if (response.status !== 200) return "";
+          messages.dataset.feedAfter = response.headers.get("X-Feed-After") || messages.dataset.feedAfter;
+          return response.text();
+        })
+        .then(function (html) {
+          if (!html) return;
+          var box = document.createElement("div");
+          box.innerHTML = html;
+          Array.prototype.slice.call(box.children).forEach(function (elt) {
+            if (!elt.id || document.getElementById(elt.id)) return; // already on the page
+            messages.appendChild(elt);
+            htmx.process(elt);
+            announce(elt);
+          });
+        })
+        .catch(function () {}) // offline for a moment: the next tick asks again
+        .then(function () {
+          busy = false;
+        });
+    }, every * 1000);
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", followFeed);
+  else followFeed();
 })();

@@ -4,7 +4,7 @@ words (``actions``). Partials live in ``chat/page.html`` (django-template-partia
 
 from .actions import plan_lighter, plan_offer, plan_realign, session_move
 from .batches import batch_apply, batch_cancel, batch_undo, call_edit, call_remove
-from .conversations import conversation_list, conversation_new, conversation_open
+from .conversations import conversation_list, conversation_new, conversation_open, message_feed
 from .pages import home, message_poll, message_retry, message_send, program_panel
 
 __all__ = [
@@ -17,6 +17,7 @@ __all__ = [
     "conversation_new",
     "conversation_open",
     "home",
+    "message_feed",
     "message_poll",
     "message_retry",
     "message_send",

@@ -79,6 +79,9 @@ def page_context(
         "form": form,
         "provider": provider_info(),
         "read_only": read_only,
+        # the unprompted messages' feed (static/chat.js) asks for what is newer than the page
+        "feed_after": max((m.pk for m in recent), default=0),
+        "feed_seconds": settings.CHAT_FEED_SECONDS,
         "read_only_reason": services.read_only_reason(conversation) if read_only else "",
         **regions(conversation, week_number=week_number, latest=recent[-1] if recent else None),
     }

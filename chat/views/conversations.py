@@ -61,3 +61,22 @@ def conversation_new(request: HttpRequest) -> HttpResponse:
     if conversation is None:
         return render(request, NO_PROGRAM_PAGE, status=404)
     return redirect(conversation_url(conversation))
+
+
+@login_required
+@require_GET
+def message_feed(request: HttpRequest, conversation_id: int) -> HttpResponse:
+    """``?after=ID``: the messages no flow of the open page fetches (a coach's post, a delivered
+    reminder) newer than ID, as bubbles to append, with ``X-Feed-After`` the id to ask after next
+    time; 204 when there are none (and for a conversation that isn't the athlete's). The page's
+    script (``static/chat.js``) asks every ``CHAT_FEED_SECONDS`` and announces each bubble
+    (``spotter:reply``: the tab title counts them while the tab is in the background)."""
+    after = int_param(request.GET.get("after"), default=0)
+    feed = services.unprompted_messages(
+        athlete=request.user, conversation_id=conversation_id, after=after
+    )
+    if not feed:
+        return HttpResponse(status=204)
+    response = render(request, f"{PAGE}#feed", {"feed": feed, "undoable": set()})
+    response["X-Feed-After"] = str(feed[-1].pk)
+    return response

@@ -191,6 +191,9 @@ CHAT_STREAM_TTL = env_int(
     "CHAT_STREAM_TTL", 600
 )  # seconds a reply's stream outlives its last event
 CHAT_STREAM_MAX_SECONDS = env_float("CHAT_STREAM_MAX_SECONDS", 55.0)  # then the browser reconnects
+# How often an open chat asks for messages nobody in the page asked for (a coach's post, a
+# reminder): one indexed query each time (chat.views.conversations.message_feed).
+CHAT_FEED_SECONDS = env_float("CHAT_FEED_SECONDS", 20.0)
 
 # --- The coach's model --------------------------------------------------------------------------
 # LLM_PROVIDER: "offline" (default when nothing is configured), "openai" (any OpenAI-compatible

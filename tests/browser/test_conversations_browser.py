@@ -17,7 +17,7 @@ from chat import services
 from chat.models import Conversation, Message
 from tests.browser.conftest import needs_chromium
 from tests.browser.test_chat_browser import log_in
-from tests.factories import build_program
+from tests.factories import CoachFactory, build_program
 
 pytestmark = [pytest.mark.browser, needs_chromium, pytest.mark.django_db(transaction=True)]
 
@@ -111,3 +111,40 @@ def test_switching_conversations_and_starting_a_new_one(page: Page, live_server,
     send(page, "show week 1")  # posts into the conversation that is open
     assert Message.objects.filter(conversation=second, content="show week 1").exists()
     assert not Message.objects.filter(conversation=first, content="show week 1").exists()
+
+
+def test_a_coach_post_and_a_reminder_arrive_in_an_open_background_tab(
+    page: Page, live_server, settings
+):
+    """Nothing the athlete did asks for them: the page's feed brings them in while it is open,
+    and the background tab's title counts them."""
+    settings.LLM_PROVIDER = "offline"
+    settings.CHAT_FEED_SECONDS = 0.5
+    coach = CoachFactory(username="coach-feed")
+    program = build_program(
+        weeks=1, sessions=2, exercises=2, start_date=timezone.localdate(), coach=coach
+    )
+    conversation = services.conversation_for_athlete(athlete=program.athlete)
+    log_in(page, live_server, program.athlete)
+    page.evaluate(SET_VISIBILITY, "hidden")
+
+    services.coach_post(conversation=conversation, coach=coach, text="Easy run <b>today</b>")
+    post = page.locator(".bubble-from-coach")
+    expect(post).to_contain_text("Easy run <b>today</b>", timeout=REPLY_TIMEOUT)  # as text
+    expect(page).to_have_title("(1) New reply · Spotter")
+
+    Message.objects.create(
+        conversation=conversation,
+        role=Message.Role.ASSISTANT,
+        status=Message.Status.COMPLETE,
+        content="Reminder: creatine (08:00)",
+    )
+    expect(page.locator(".bubble-coach").last).to_have_text(
+        "Reminder: creatine (08:00)", timeout=REPLY_TIMEOUT
+    )
+    expect(page).to_have_title("(2) New replies · Spotter")
+    page.wait_for_timeout(1500)  # three more feed ticks: each message is on the page once
+    expect(post).to_have_count(1)
+    expect(page.locator(".bubble-coach", has_text="Reminder: creatine")).to_have_count(1)
+    page.evaluate(SET_VISIBILITY, "visible")
+    expect(page).to_have_title("Chat · Spotter")
