@@ -53,11 +53,10 @@ class ReadOnly(admin.ModelAdmin):
         return rows.filter(**{f"{self.household_path}__in": households})
 
 
-class MemberInline(admin.TabularInline):
-    model = HouseholdMember
+class ReadOnlyInline(admin.TabularInline):
+    """Rows shown inside their parent's page, never changed from the admin."""
+
     extra = 0
-    fields = ["user", "created_at"]
-    readonly_fields = fields
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
@@ -70,6 +69,12 @@ class MemberInline(admin.TabularInline):
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return _staff(request)
+
+
+class MemberInline(ReadOnlyInline):
+    model = HouseholdMember
+    fields = ["user", "created_at"]
+    readonly_fields = fields
 
 
 @admin.register(Household)
@@ -96,23 +101,10 @@ class PlannedMealAdmin(ReadOnly):
     list_select_related = ["recipe", "household"]
 
 
-class ItemInline(admin.TabularInline):
+class ItemInline(ReadOnlyInline):
     model = GroceryItem
-    extra = 0
     fields = ["name", "quantity", "unit", "prep_state", "checked", "source_recipe"]
     readonly_fields = fields
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return _staff(request)
 
 
 @admin.register(GroceryList)

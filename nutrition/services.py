@@ -225,16 +225,7 @@ def push_ingredients(*, grocery_list: GroceryList, incoming: list[Line]) -> list
             item.save(update_fields=["quantity"])
             journal.updated(item, {"quantity": before})
         elif step.action == "added":
-            item = GroceryItem.objects.create(
-                grocery_list=grocery_list,
-                ingredient_id=line.ingredient_id,
-                name=line.name,
-                quantity=line.quantity,
-                unit=line.unit,
-                prep_state=line.prep_state,
-                source_recipe_id=line.source_recipe_id,
-            )
-            journal.created(item)
+            item = _new_item(grocery_list, line, source_recipe_id=line.source_recipe_id)
             line.key = item.pk
             items[item.pk] = item
     return steps
@@ -242,6 +233,13 @@ def push_ingredients(*, grocery_list: GroceryList, incoming: list[Line]) -> list
 
 def item_add(*, grocery_list: GroceryList, line: Line) -> GroceryItem:
     """A single item typed by hand: always a new line (no merging)."""
+    return _new_item(grocery_list, line, source_recipe_id=None)
+
+
+def _new_item(
+    grocery_list: GroceryList, line: Line, *, source_recipe_id: int | None
+) -> GroceryItem:
+    """A new line on the list, recorded in the undo journal (undo soft-deletes it)."""
     item = GroceryItem.objects.create(
         grocery_list=grocery_list,
         ingredient_id=line.ingredient_id,
@@ -249,6 +247,7 @@ def item_add(*, grocery_list: GroceryList, line: Line) -> GroceryItem:
         quantity=line.quantity,
         unit=line.unit,
         prep_state=line.prep_state,
+        source_recipe_id=source_recipe_id,
     )
     journal.created(item)
     return item

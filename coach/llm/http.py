@@ -148,18 +148,8 @@ class HttpTransport:
         context = self.client.stream("POST", url, headers=headers, content=body)
         try:
             response = context.__enter__()
-        except httpx.TimeoutException as exc:
-            return LLMError(
-                f"The model server did not answer in time ({type(exc).__name__}).",
-                kind="timeout",
-                retryable=True,
-            )
-        except httpx.TransportError as exc:
-            return LLMError(
-                f"Could not reach the model server at {url} ({type(exc).__name__}: {exc}).",
-                kind="connection",
-                retryable=True,
-            )
+        except httpx.TransportError as exc:  # timeouts included
+            return _unreached(url, exc)
         if response.status_code >= 400:
             try:
                 content = response.read()
@@ -191,18 +181,8 @@ class HttpTransport:
         """One request: the decoded JSON on success, or the ``LLMError`` describing the failure."""
         try:
             response = self.client.post(url, headers=headers, content=body)
-        except httpx.TimeoutException as exc:
-            return LLMError(
-                f"The model server did not answer in time ({type(exc).__name__}).",
-                kind="timeout",
-                retryable=True,
-            )
-        except httpx.TransportError as exc:
-            return LLMError(
-                f"Could not reach the model server at {url} ({type(exc).__name__}: {exc}).",
-                kind="connection",
-                retryable=True,
-            )
+        except httpx.TransportError as exc:  # timeouts included
+            return _unreached(url, exc)
         if response.status_code >= 400:
             return error_from_response(response.status_code, response.content, response.headers)
         data = decode_json(response.content)
@@ -332,3 +312,18 @@ class HttpProvider(abc.ABC):
 
     def close(self) -> None:
         self.http.close()
+
+
+def _unreached(url: str, exc: httpx.TransportError) -> LLMError:
+    """The request never got an answer: the server was too slow, or couldn't be reached."""
+    if isinstance(exc, httpx.TimeoutException):
+        return LLMError(
+            f"The model server did not answer in time ({type(exc).__name__}).",
+            kind="timeout",
+            retryable=True,
+        )
+    return LLMError(
+        f"Could not reach the model server at {url} ({type(exc).__name__}: {exc}).",
+        kind="connection",
+        retryable=True,
+    )
