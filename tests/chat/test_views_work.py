@@ -97,7 +97,7 @@ def test_the_page_carries_the_program_version_the_messages_and_card_send_back(
         f'value="{version(conversation)}">' in html
     )
     assert (
-        '<div id="messages" class="messages" aria-live="polite" hx-include="#program-version">'
+        '<div id="messages" class="messages" aria-live="polite" hx-include="#program-version"'
         in html
     )
     assert 'id="batch-card" class="batch-region" hx-include="#program-version"' in html

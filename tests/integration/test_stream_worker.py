@@ -4,6 +4,7 @@ embedded one on its unix socket); the test process plays the web server and read
 while the worker is still writing."""
 
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.test import Client
@@ -55,6 +56,15 @@ def sse_events(chunks):
                 yield fields["event"], "\n".join(data), fields.get("id")
 
 
+def get(client: Client, url: str, **extra):
+    """The test client calls the async view through ``async_to_sync``, which refuses a thread
+    where an event loop runs, and once a browser test has run in this process Playwright's sync
+    API keeps one in the main thread: the request is made from a thread of its own, as a server
+    would (the streamed body is still read here, as it comes)."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(client.get, url, **extra).result()
+
+
 def test_the_page_reads_the_reply_while_the_worker_writes_it(streaming, celery_worker_process):
     _, log = celery_worker_process
     program = build_program(weeks=1, sessions=2, exercises=2)
@@ -65,7 +75,7 @@ def test_the_page_reads_the_reply_while_the_worker_writes_it(streaming, celery_w
     client = Client()
     client.force_login(program.athlete)
     url = reverse("chat:message_stream", args=[placeholder.pk])
-    response = client.get(url)
+    response = get(client, url)
     assert response.status_code == 200
     deltas, statuses_at_first_delta, final, ids = [], [], None, []
     deadline = time.monotonic() + 60
@@ -90,6 +100,6 @@ def test_the_page_reads_the_reply_while_the_worker_writes_it(streaming, celery_w
 
     # A browser that dropped after the third event resumes there; the reply is saved by now,
     # so what it missed comes as the final event alone.
-    resumed = client.get(url, HTTP_LAST_EVENT_ID=ids[2])
+    resumed = get(client, url, HTTP_LAST_EVENT_ID=ids[2])
     events = [event for event, _, _ in sse_events(resumed.streaming_content)]
     assert events == ["done"]
