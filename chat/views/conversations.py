@@ -7,7 +7,7 @@ read-only: the page says why and offers a new conversation instead of the compos
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
@@ -71,7 +71,10 @@ def message_feed(request: HttpRequest, conversation_id: int) -> HttpResponse:
     time; 204 when there are none (and for a conversation that isn't the athlete's). The page's
     script (``static/chat.js``) asks every ``CHAT_FEED_SECONDS`` and announces each bubble
     (``spotter:reply``: the tab title counts them while the tab is in the background)."""
-    after = int_param(request.GET.get("after"), default=0)
+    raw = request.GET.get("after") or "0"
+    if not raw.isdigit() or len(raw) > 18:  # a message id: a 64-bit key
+        return HttpResponseBadRequest("after must be a message id (digits).")
+    after = int(raw)
     feed = services.unprompted_messages(
         athlete=request.user, conversation_id=conversation_id, after=after
     )

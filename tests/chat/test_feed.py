@@ -65,6 +65,25 @@ def test_a_coach_post_and_a_reminder_come_through_the_feed_once(
     assert feed(client, conversation, delivered.pk).status_code == 204
 
 
+def test_the_feed_asks_after_any_message_id_however_large(client, coached_conversation):
+    """Ids grow past any small bound: asked after a message's id, the feed gives nothing older."""
+    conversation = coached_conversation
+    newest = Message.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
+    late = Message.objects.create(
+        pk=newest + 5_000,
+        conversation=conversation,
+        role=Message.Role.ASSISTANT,
+        status=Message.Status.COMPLETE,
+        content="Reminder: stretch (21:00)",
+    )
+    client.force_login(conversation.athlete)
+    assert feed(client, conversation, late.pk - 1)["X-Feed-After"] == str(late.pk)
+    assert feed(client, conversation, late.pk).status_code == 204
+    url = reverse("chat:message_feed", args=[conversation.pk])
+    for bad in ("-1", "abc", "9" * 19):
+        assert client.get(f"{url}?after={bad}", headers=HX).status_code == 400
+
+
 def test_replies_placeholders_and_the_athletes_messages_never_come_through_it(
     client, coached_conversation
 ):
