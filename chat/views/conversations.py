@@ -19,6 +19,7 @@ from .common import (
     PAGE,
     SWITCHER_LIMIT,
     conversation_url,
+    id_param,
     int_param,
     login_required,
     page_context,
@@ -38,7 +39,7 @@ def conversation_list(request: HttpRequest) -> HttpResponse:
     current = current_program_id(request.user.pk)
     rows = [{"conversation": c, "read_only": c.program_id != current} for c in conversations]
     if request.htmx:
-        context = {"rows": rows, "current": int_param(request.GET.get("current"), default=0)}
+        context = {"rows": rows, "current": id_param(request.GET.get("current"))}
         return render(request, f"{LIST_PAGE}#switcher", context)
     return render(request, LIST_PAGE, {"rows": rows, "has_program": current is not None})
 
@@ -71,10 +72,9 @@ def message_feed(request: HttpRequest, conversation_id: int) -> HttpResponse:
     time; 204 when there are none (and for a conversation that isn't the athlete's). The page's
     script (``static/chat.js``) asks every ``CHAT_FEED_SECONDS`` and announces each bubble
     (``spotter:reply``: the tab title counts them while the tab is in the background)."""
-    raw = request.GET.get("after") or "0"
-    if not raw.isdigit() or len(raw) > 18:  # a message id: a 64-bit key
+    after = id_param(request.GET.get("after") or "0")
+    if after is None:
         return HttpResponseBadRequest("after must be a message id (digits).")
-    after = int(raw)
     feed = services.unprompted_messages(
         athlete=request.user, conversation_id=conversation_id, after=after
     )

@@ -250,3 +250,16 @@ def test_the_model_cannot_propose_into_an_old_conversation(athlete):
     assert not PendingToolBatch.objects.filter(conversation=old).exists()
     answer = Message.objects.get(conversation=old, role=Message.Role.TOOL)
     assert answer.is_error and "new program" in answer.content
+
+
+def test_the_menu_marks_the_open_conversation_whatever_its_id(athlete_client, athlete, program):
+    """The chat page's menu (htmx, ``?current=ID``) marks the open conversation; ids grow past any
+    small bound."""
+    services.conversation_for_athlete(athlete=athlete)
+    newest = Conversation.objects.order_by("-pk").values_list("pk", flat=True).first()
+    late = Conversation.objects.create(pk=newest + 5_000, athlete=athlete, program=program)
+    url = reverse("chat:conversations") + f"?current={late.pk}"
+    html = athlete_client.get(url, headers=HX).content.decode()
+    opened = f'<li aria-current="page"><a href="{reverse("chat:conversation", args=[late.pk])}">'
+    assert opened in html
+    assert html.count('aria-current="page"') == 1
