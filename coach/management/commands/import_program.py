@@ -20,8 +20,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from pydantic import Field, ValidationError
 
-from coach.engine import validation_errors
 from coach.schemas import MAX_WEEKS, StrictModel, WeekInput, week_tree_spec
+from coach.validation import validation_errors
 from programs import services
 from programs.history import program_change
 from programs.models import RevisionVia
