@@ -47,7 +47,7 @@ from django.utils import timezone
 from coach.llm.base import LLMResponse, Provider, Turn
 from coach.llm.tokens import TokenCounter, counter_for
 from coach.registry import get_tool, tool_definitions
-from coach.render import SUMMARY_DETAILS, program_summary
+from coach.render import SUMMARY_DETAILS, cached_program_summary
 
 from . import proposals, toolsets
 from .models import BatchDecision, Conversation, Message, PendingToolBatch
@@ -234,7 +234,7 @@ class TurnRequest:
 
     def _system(self, detail: str, families: list[str]) -> str:
         if detail not in self.program_texts:  # each summary level is rendered once a turn
-            self.program_texts[detail] = program_summary(
+            self.program_texts[detail] = cached_program_summary(
                 program=self.conversation.program,
                 today=self.today or timezone.localdate(),
                 detail=detail,

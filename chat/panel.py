@@ -4,9 +4,9 @@ The panel (``chat/_week.html``: one week's sessions and exercises) is the same H
 request that shows the same week of the same program on the same day, and a program never changes
 without its version changing (every service bumps ``Program.version``; the page already trusts
 that when it skips resending the panel, ``chat.views.common.regions``). So the rendered HTML is
-kept in Django's cache under a key made of everything it depends on: the program's id, version and
-``updated_at`` (any save of the program row, even one that forgot the version), the week asked
-for, and today's date (which week is current, which session is today). A change gives a new key;
+kept in Django's cache under a key made of everything it depends on: the program's state
+(``programs.selectors.version_key``: id, version, ``updated_at``), the week asked for, and today's
+date (which week is current, which session is today). A change gives a new key;
 nothing is ever invalidated by hand, so the cache can't be stale, and a per-process cache (the
 default local-memory one) is as correct as a shared one. The panel holds no per-request data
 (no CSRF token, no user), so one rendering serves every request that has the same key.
@@ -23,7 +23,7 @@ from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 
 from programs.models import Program
-from programs.selectors import program_week_view
+from programs.selectors import program_week_view, version_key
 
 TEMPLATE = "chat/_week.html"
 TTL_SECONDS = 24 * 60 * 60  # a key can't outlive its day anyway
@@ -39,11 +39,7 @@ class WeekPanel:
 
 
 def panel_key(program: Program, *, week_number: int | None, today: datetime.date) -> str:
-    stamp = program.updated_at.isoformat() if program.updated_at else ""
-    return (
-        f"chat:week-panel:{program.pk}:{program.version}:{stamp}:"
-        f"{week_number or 0}:{today.isoformat()}"
-    )
+    return f"chat:week-panel:{version_key(program)}:{week_number or 0}:{today.isoformat()}"
 
 
 def week_panel(

@@ -40,7 +40,7 @@ from django.utils import timezone
 
 from coach.llm.base import Turn
 from coach.registry import USE_TOOLS, catalog_lines, policy_lines
-from coach.render import bounded_json, program_summary, quote
+from coach.render import bounded_json, cached_program_summary, quote
 from coach.toolcalls import ToolCall
 from programs.models import Program
 
@@ -160,7 +160,7 @@ def build_system_prompt(
     today = today or timezone.localdate()
     name = (getattr(athlete, "first_name", "") or getattr(athlete, "username", "")) or "the athlete"
     if summary is None:
-        summary = program_summary(program=program, today=today, detail=detail)
+        summary = cached_program_summary(program=program, today=today, detail=detail)
     return SYSTEM_PROMPT.format(
         athlete=quote(name, limit=60),
         weekday=today.strftime("%A"),

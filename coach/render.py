@@ -14,10 +14,11 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from django.core.cache import cache
 from django.db.models import Prefetch
 
 from programs.models import CardioType, Exercise, Program, Session, Week
-from programs.selectors import current_week, session_cardio
+from programs.selectors import current_week, session_cardio, version_key
 
 MAX_QUOTED_CHARS = 200
 
@@ -122,6 +123,21 @@ def _session_lines(session: Session, today: datetime.date) -> list[str]:
 
 
 SUMMARY_DETAILS = ("full", "current", "brief", "outline")
+SUMMARY_TTL_SECONDS = 24 * 60 * 60  # a key can't outlive its day anyway
+SUMMARY_FORMAT = 1  # raise it when the summary's wording changes: a shared cache then starts afresh
+
+
+def cached_program_summary(*, program: Program, today: datetime.date, detail: str = "full") -> str:
+    """``program_summary`` kept in Django's cache per state of the program
+    (``programs.selectors.version_key``), day and level of detail. Every turn of every athlete
+    renders it (several queries and most of a turn's own CPU time); it changes only when the
+    program does, so 50 turns at once for one worker process read it, they don't rebuild it."""
+    key = f"coach:program-summary:{SUMMARY_FORMAT}:{version_key(program)}:{today}:{detail}"
+    text = cache.get(key)
+    if text is None:
+        text = program_summary(program=program, today=today, detail=detail)
+        cache.set(key, text, SUMMARY_TTL_SECONDS)
+    return text
 
 
 def program_summary(*, program: Program, today: datetime.date, detail: str = "full") -> str:

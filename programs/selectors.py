@@ -14,6 +14,15 @@ from django.utils import timezone
 from .models import CardioBlock, Exercise, Program, Session, Week
 
 
+def version_key(program: Program) -> str:
+    """One state of ``program``, for caches of what is rendered from it (the chat page's panel, the
+    prompt's program summary): its id, its version (every change bumps it, ``programs.services``)
+    and ``updated_at`` (any save of the program row, even one that forgot the version). A change
+    gives a new key, so such a cache is never invalidated by hand and can't be stale."""
+    stamp = program.updated_at.isoformat() if program.updated_at else ""
+    return f"{program.pk}:{program.version}:{stamp}"
+
+
 def current_week(weeks: list[Week], today: datetime.date) -> Week | None:
     """The week containing ``today``, else the nearest one (the first before the program starts,
     the last after it ends)."""

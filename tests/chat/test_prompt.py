@@ -10,7 +10,7 @@ from chat.proposals import apply as batch_apply
 from chat.proposals import cancel as batch_cancel
 from chat.services import message_send
 from coach.llm.tokens import count_tokens
-from coach.render import MAX_QUOTED_CHARS, program_summary
+from coach.render import MAX_QUOTED_CHARS, cached_program_summary, program_summary
 from programs.models import Exercise
 from programs.services import object_update, program_bump_version
 from tests.calls import RENAME
@@ -132,6 +132,26 @@ def test_summary_stays_compact_as_the_program_grows():
     # Weeks of one phase are one entry: the summary doesn't grow with the program at all.
     assert count_tokens(large) - count_tokens(small) < 10
     assert count_tokens(large) < 1500
+
+
+def test_the_cached_summary_is_read_once_per_version_and_day_and_follows_a_change(
+    program, django_assert_num_queries
+):
+    today = datetime.date(2026, 11, 2)
+    first = cached_program_summary(program=program, today=today)
+    assert first == program_summary(program=program, today=today)
+    with django_assert_num_queries(0):  # the same version, day and detail: no query at all
+        assert cached_program_summary(program=program, today=today) == first
+    exercise = Exercise.objects.get(session__week__position=1, session__position=1, position=1)
+    object_update(obj=exercise, fields={"name": "Zercher Squat"})  # bumps the version
+    program.refresh_from_db()
+    changed = cached_program_summary(program=program, today=today)
+    assert "Zercher Squat" in changed and "Zercher Squat" not in first
+    other_day = cached_program_summary(program=program, today=today + datetime.timedelta(days=7))
+    assert other_day == program_summary(program=program, today=today + datetime.timedelta(days=7))
+    assert other_day != changed  # another current week
+    brief = cached_program_summary(program=program, today=today, detail="outline")
+    assert brief == program_summary(program=program, today=today, detail="outline") != changed
 
 
 def test_user_written_text_goes_in_quoted_and_cut_to_length(program):
