@@ -111,6 +111,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_boo
         "max_size": env_int("DATABASE_POOL_MAX_SIZE", 16),
         "timeout": 30,
     }
+# A Celery worker's pool is larger (config.celery sizes it when the worker starts): its 64 turns
+# take a connection for each step between model calls, and under steady load (50 athletes × 5
+# messages, a 1 s model) 16 connections were all in use and made the turns queue: median reply
+# 3.1 s with 16, 2.0 s with 32 (manage.py bench_concurrency --messages 5 --delay 1).
+# DATABASE_POOL_MAX_SIZE, when set, is every process's size, the worker's too.
+WORKER_DATABASE_POOL_MAX_SIZE = env_int("WORKER_DATABASE_POOL_MAX_SIZE", 32)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Wait for a writer instead of failing at once when the web server and the worker both write.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20

@@ -8,8 +8,10 @@ Served by ``bin/serve`` (gunicorn with uvicorn workers, ASGI) behind a TLS-termi
   (e.g. when the proxy already redirects); the proxy's ``X-Forwarded-Proto`` header is trusted
   only when ``DJANGO_TRUST_X_FORWARDED_PROTO=1`` says a proxy sets it.
 - Database connections are persistent and health-checked. On PostgreSQL they live in psycopg's
-  pool, one per process (``DATABASE_POOL_MIN_SIZE`` 2, ``DATABASE_POOL_MAX_SIZE`` 16: the worker's
-  turns hold a connection only between model calls, so 64 threads need far fewer), each checked before it is lent (CONN_HEALTH_CHECKS): under ASGI Django gives every request a new thread-local
+  pool, one per process (``DATABASE_POOL_MIN_SIZE`` 2, ``DATABASE_POOL_MAX_SIZE`` 16 for a web
+  process; a worker's is ``WORKER_DATABASE_POOL_MAX_SIZE``, 32, ``config.celery``: its turns hold
+  a connection only between model calls, so 64 threads need half as many), each checked before it
+  is lent (CONN_HEALTH_CHECKS): under ASGI Django gives every request a new thread-local
   context, so ``CONN_MAX_AGE`` alone would still open a connection a request (Django's own advice
   for ASGI is its backend's pool). ``DATABASE_POOL=0`` falls back to ``CONN_MAX_AGE``
   (``DATABASE_CONN_MAX_AGE``, default 60 s) with ``CONN_HEALTH_CHECKS``, which serves WSGI and
