@@ -15,6 +15,7 @@ from typing import IO
 
 from django.conf import settings
 from django.db import connection
+from kombu import pools as kombu_pools
 
 from config import embedded_redis
 from config.celery import app as celery_app
@@ -61,11 +62,16 @@ def start_worker(
     )
 
 
-def _reset_broker_connections() -> None:
-    """Forget pooled broker connections so the next send uses the broker now configured."""
-    if celery_app._pool is not None:
-        celery_app._pool.force_close_all()
-        celery_app._pool = None
+def reset_broker_connections() -> None:
+    """Forget pooled broker connections so the next send uses the broker now configured.
+
+    kombu keeps its connection and producer pools in process-wide registries keyed by the broker's
+    URL, and Celery sends through them even for an eager task (to learn the serializer). Closing
+    the app's pool alone left the closed pool registered under its URL, so every later send to
+    that broker in the process failed ("Acquire on closed pool"); ``kombu.pools.reset`` closes
+    them and empties the registries."""
+    kombu_pools.reset()
+    celery_app._pool = None
     celery_app.amqp._producer_pool = None
 
 
@@ -88,10 +94,10 @@ def worker_on_a_broker(
             stack.callback(server.terminate)
             worker_env |= {"SPOTTER_VAR_DIR": str(var_dir), "REDIS_URL": ""}
             saved = celery_app.conf.broker_url
-            _reset_broker_connections()
+            reset_broker_connections()
             celery_app.conf.broker_url = embedded_redis.broker_url(var_dir)
             stack.callback(setattr, celery_app.conf, "broker_url", saved)
-            stack.callback(_reset_broker_connections)
+            stack.callback(reset_broker_connections)
         # Through the worker even where tasks otherwise run in-process (the test settings).
         stack.callback(
             setattr, celery_app.conf, "task_always_eager", celery_app.conf.task_always_eager

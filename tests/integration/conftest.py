@@ -14,7 +14,7 @@ import pytest
 
 from config import embedded_redis
 from config.celery import app
-from config.workers import start_worker
+from config.workers import reset_broker_connections, start_worker
 
 REQUIRE_ALL = os.environ.get("SPOTTER_REQUIRE_ALL") == "1"
 HAVE_REDIS = shutil.which("redis-server") is not None
@@ -66,14 +66,6 @@ def redis_url():
     finally:
         proc.terminate()
         proc.wait(timeout=10)
-
-
-def _reset_connections(app) -> None:
-    """Forget pooled broker connections so the next send uses the broker now configured."""
-    if app._pool is not None:
-        app._pool.force_close_all()
-        app._pool = None
-    app.amqp._producer_pool = None
 
 
 @pytest.fixture
@@ -131,12 +123,12 @@ def celery_worker_process(broker, tmp_path, worker_env, worker_concurrency):
         )
     changed = {"task_always_eager": False, **broker["conf"]}
     saved = {key: app.conf[key] for key in changed}
-    _reset_connections(app)
+    reset_broker_connections()
     app.conf.update(changed)
     try:
         yield proc, log
     finally:
-        _reset_connections(app)
+        reset_broker_connections()
         app.conf.update(saved)
         proc.terminate()
         try:

@@ -23,9 +23,8 @@ from chat.models import Message
 from chat.services import conversation_for_athlete, message_send
 from config import embedded_redis
 from config.celery import app
-from config.workers import start_worker
+from config.workers import reset_broker_connections, start_worker
 from tests.factories import build_program
-from tests.integration.conftest import _reset_connections
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -138,7 +137,7 @@ def broker_we_can_stop(tmp_path):
         servers[-1].wait(timeout=10)
 
     saved = {"broker_url": app.conf.broker_url, "task_always_eager": app.conf.task_always_eager}
-    _reset_connections(app)
+    reset_broker_connections()
     app.conf.update(broker_url=embedded_redis.broker_url(tmp_path), task_always_eager=False)
     start()
     try:
@@ -148,7 +147,7 @@ def broker_we_can_stop(tmp_path):
             if server.poll() is None:
                 server.terminate()
                 server.wait(timeout=10)
-        _reset_connections(app)
+        reset_broker_connections()
         app.conf.update(saved)
 
 
