@@ -1,9 +1,11 @@
 """Reminder delivery: Celery beat runs ``deliver_due`` every ``WELLNESS_REMINDER_INTERVAL`` seconds
 (``chat.tasks.deliver_reminders``). Each reminder whose local time has come (in the athlete's
 time zone, ``wellness.services.due_reminders``) is claimed once for that local day (a unique row,
-so two ticks or two beats can't both deliver it) and posted in the athlete's latest conversation
-as a coach message, in the same transaction. It then appears in the chat like any coach message.
-A reminder of an athlete with no conversation yet is claimed and not posted.
+so two ticks or two beats can't both deliver it) and posted, as a coach message in the same
+transaction, in the conversation the chat page opens: the latest about the athlete's current
+program (``chat.services.conversation_for_athlete``, which starts one if there is none yet), never
+an earlier program's, which is read-only. It then appears in the chat like any coach message.
+A reminder of an athlete with no program is claimed and not posted (there is no chat to post in).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from coach.render import quote
 from wellness import services as wellness
 
 from .models import Conversation, Message
+from .services import conversation_for_athlete
 
 logger = logging.getLogger(__name__)
 
@@ -34,13 +37,11 @@ def deliver_due(now: datetime.datetime | None = None) -> int:
         with transaction.atomic():
             if not wellness.claim_delivery(reminder=due.reminder, local_date=due.local_date):
                 continue
-            conversation = (
-                Conversation.objects.filter(athlete_id=due.reminder.athlete_id)
-                .order_by("-updated_at", "-pk")
-                .first()
-            )
+            conversation = conversation_for_athlete(athlete=due.reminder.athlete)
             if conversation is None:
-                logger.info("Reminder %s: the athlete has no conversation", due.reminder.pk)
+                logger.info(
+                    "Reminder %s: the athlete has no program to chat about", due.reminder.pk
+                )
                 continue
             Message.objects.create(
                 conversation=conversation,

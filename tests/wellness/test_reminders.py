@@ -9,9 +9,9 @@ from django.conf import settings
 from django.utils import timezone
 
 from chat import tasks
-from chat.models import Message
+from chat.models import Conversation, Message
 from config.celery import app
-from tests.factories import ConversationFactory
+from tests.factories import ConversationFactory, UserFactory, build_program
 from training.services import profile_update
 from wellness import services
 from wellness.models import Reminder, ReminderDelivery
@@ -128,3 +128,31 @@ def test_a_second_claim_of_the_same_day_is_refused(conversation):
     day = datetime.date(2026, 11, 23)
     assert services.claim_delivery(reminder=r, local_date=day) is True
     assert services.claim_delivery(reminder=r, local_date=day) is False
+
+
+def test_after_a_new_program_the_reminder_goes_to_its_chat_not_the_read_only_old_one(
+    conversation, clock
+):
+    athlete = conversation.athlete
+    reminder(athlete, at="08:00")
+    newer = build_program(athlete=athlete)
+    # The old conversation is the most recently active one: a coach posted there last.
+    Conversation.objects.filter(pk=conversation.pk).update(
+        updated_at=datetime.datetime(2026, 11, 23, 6, 0, tzinfo=UTC)
+    )
+    clock(datetime.datetime(2026, 11, 23, 7, 0, tzinfo=UTC))
+    assert tasks.deliver_reminders() == 1
+    assert posted(conversation) == []
+    current = Conversation.objects.get(athlete=athlete, program=newer)
+    [message] = posted(current)
+    assert message.content == "⏰ Reminder: Take creatine (08:00)"
+
+
+def test_an_athlete_without_a_program_is_claimed_and_not_posted(db, clock):
+    athlete = UserFactory()
+    profile_update(athlete=athlete, fields={"time_zone": "Europe/Paris"})
+    reminder(athlete, at="08:00")
+    clock(datetime.datetime(2026, 11, 23, 7, 0, tzinfo=UTC))
+    assert tasks.deliver_reminders() == 0
+    assert ReminderDelivery.objects.filter(reminder__athlete=athlete).count() == 1
+    assert not Conversation.objects.filter(athlete=athlete).exists()
