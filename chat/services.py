@@ -93,18 +93,18 @@ def conversation_list(*, athlete) -> QuerySet[Conversation]:
 
 def conversation_new(*, athlete) -> Conversation | None:
     """A new conversation about the athlete's current program (None without one). The latest
-    conversation about it is reused while it has no message."""
+    conversation about it is reused while it has no message.
+
+    Two clicks at once make one conversation: the program's row is locked first, so the second
+    click reads the conversations only after the first has committed its new one (locking the
+    latest conversation instead let the second click, queued on that row, still see it as the
+    latest and make another)."""
     program = current_program(athlete)
     if program is None:
         return None
     with transaction.atomic():
-        latest = (
-            athlete_conversations(athlete)
-            .select_for_update(of=("self",))
-            .filter(program=program)
-            .order_by("-pk")
-            .first()
-        )
+        Program.objects.select_for_update().filter(pk=program.pk).first()
+        latest = athlete_conversations(athlete).filter(program=program).order_by("-pk").first()
         if latest is not None and not latest.messages.exists():
             return latest
         return Conversation.objects.create(athlete=athlete, program=program)

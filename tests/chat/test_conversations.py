@@ -5,9 +5,12 @@ expires with the reason)."""
 
 from __future__ import annotations
 
+import threading
+import time
+
 import pytest
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import connection, transaction
 from django.urls import reverse
 from django.utils import timezone
 
@@ -263,3 +266,37 @@ def test_the_menu_marks_the_open_conversation_whatever_its_id(athlete_client, at
     opened = f'<li aria-current="page"><a href="{reverse("chat:conversation", args=[late.pk])}">'
     assert opened in html
     assert html.count('aria-current="page"') == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_new_conversation_clicks_at_once_make_one_conversation(monkeypatch):
+    program = build_program(weeks=1, sessions=1, exercises=1, start_date=timezone.localdate())
+    athlete = program.athlete
+    say(services.conversation_for_athlete(athlete=athlete), "About my squats")
+    create = Conversation.objects.create
+
+    def slow_create(**fields):  # widen the window between reading the latest and creating
+        time.sleep(0.3)
+        return create(**fields)
+
+    monkeypatch.setattr(Conversation.objects, "create", slow_create)
+    barrier = threading.Barrier(2)
+    made, errors = [], []
+
+    def click():
+        try:
+            barrier.wait(timeout=5)
+            made.append(services.conversation_new(athlete=athlete).pk)
+        except Exception as exc:
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=click) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert errors == []
+    assert len(made) == 2 and made[0] == made[1]  # both clicks open the same new conversation
+    assert Conversation.objects.filter(athlete=athlete).count() == 2  # the first and the new one
