@@ -6,7 +6,8 @@ another run is current. When the database can't be reached (``OperationalError``
 connections) it retries with exponential back-off, at most ``DB_RETRIES`` times; a reply still
 unanswered after that is recovered by the sweep. ``recover_replies`` is that sweep
 (``chat.recovery``): Celery beat runs it every ``AGENT_RECOVERY_INTERVAL`` seconds, and every
-worker runs it once when it starts. ``expire_proposals`` is the periodic sweep of batches left
+worker runs it once when it starts (and loads the tokenizer's vocabulary beside it, so the first
+reply after a start doesn't wait for it). ``expire_proposals`` is the periodic sweep of batches left
 undecided for ``PROPOSAL_TTL_DAYS`` (an open batch past its time also expires the moment anyone
 looks at it). ``deliver_reminders`` posts the wellness reminders due now (``chat.reminders``).
 """
@@ -14,11 +15,14 @@ looks at it). ``deliver_reminders`` posts the wellness reminders due now (``chat
 from __future__ import annotations
 
 import logging
+import threading
 
 from celery import shared_task
 from celery.signals import worker_ready
 from django.conf import settings
 from django.db import OperationalError, connection
+
+from coach.llm import tokens
 
 from . import proposals, recovery, reminders
 from .agent import run_turn
@@ -79,3 +83,13 @@ def recover_at_start(**_kwargs) -> None:
         logger.exception("The start-up recovery sweep failed; Celery beat will run it again")
     finally:
         connection.close()
+
+
+@worker_ready.connect
+def warm_the_tokenizer(**_kwargs) -> threading.Thread:
+    """Load the token counter's vocabulary in a thread of its own as the worker starts: every
+    turn counts its prompt's tokens, and the first one would otherwise load it (returns the
+    thread, for tests)."""
+    thread = threading.Thread(target=tokens.warm_up, name="tokenizer-warm-up", daemon=True)
+    thread.start()
+    return thread

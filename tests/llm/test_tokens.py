@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import threading
 import time
 
+import pytest
+from celery.signals import worker_ready
+
+from coach.llm import tokens
 from coach.llm.base import Turn
 from coach.llm.tokens import count_request_tokens, count_tokens
 from coach.toolcalls import ToolCall
@@ -56,3 +61,17 @@ def test_a_text_longer_than_the_tokenizers_limit_is_counted_in_pieces():
     # The same count as 40 blocks of 1,000 sentences, give or take a token at each cut.
     assert abs(count_tokens(text) - per_thousand * 40) <= 40
     assert count_tokens(text) > 200_000
+
+
+@pytest.mark.django_db  # the worker's start-up recovery sweep runs on the same signal
+def test_a_worker_loads_the_vocabulary_as_it_starts_not_in_its_first_turn():
+    tokens._encoding.cache_clear()
+    assert tokens._encoding.cache_info().currsize == 0
+    worker_ready.send(sender=None)  # what a Celery worker sends once it is ready
+    warmers = [t for t in threading.enumerate() if t.name == "tokenizer-warm-up"]
+    for thread in warmers:
+        thread.join(timeout=60)
+    assert tokens._encoding.cache_info().currsize == 1
+    hits = tokens._encoding.cache_info().hits
+    assert tokens.count_tokens("hello world") == 2
+    assert tokens._encoding.cache_info().hits == hits + 1  # the turn's count used the loaded one
