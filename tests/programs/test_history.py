@@ -1,15 +1,17 @@
 """Program history: revisions recorded by program_change, undo, restore, readable lines."""
 
+import contextlib
 import json
 
 import pytest
 from django.db import transaction
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from programs import services
 from programs.history import (
     AlreadyUndone,
+    NothingToChange,
     UndoConflict,
     program_change,
     revision_lines,
@@ -346,6 +348,12 @@ def test_restore_across_an_undo_lands_on_the_state_after_the_revision():
     ),
     pick=st.integers(min_value=0, max_value=3),
 )
+# Found by hypothesis under load: the same reorder twice brings the program back to where change
+# #1 left it, so restoring #1 has nothing to change (and says so).
+@example(
+    revisions=[[("week_insert", 0)], [("exercises_reorder", 0)], [("exercises_reorder", 0)]],
+    pick=0,
+)
 def test_restore_after_any_random_revisions_gives_the_export_after_the_chosen_one(
     db, revisions, pick
 ):
@@ -360,7 +368,9 @@ def test_restore_after_any_random_revisions_gives_the_export_after_the_chosen_on
                 recorded_after.append((change.revision, export_without_version(program)))
         if len(recorded_after) >= 2:
             revision, expected = recorded_after[pick % (len(recorded_after) - 1)]
-            revision_restore(revision=revision, actor=None)
+            # NothingToChange is allowed only when the program already is that state: asserted next
+            with contextlib.suppress(NothingToChange):
+                revision_restore(revision=revision, actor=None)
             assert export_without_version(program) == expected
         transaction.set_rollback(True)
 
