@@ -81,6 +81,7 @@ def test_pooled_connections_stay_within_the_pool_size_while_every_turn_finishes(
     """With the pool (3 connections at most) 8 turns at once still all finish: each holds a
     connection only between model calls, so they share the pool's few."""
     worker, log = celery_worker_process
+    opened_before = _sessions_opened()
     placeholders = []
     for index in range(TURNS):
         athlete = UserFactory()
@@ -98,3 +99,16 @@ def test_pooled_connections_stay_within_the_pool_size_while_every_turn_finishes(
     assert not pending, f"replies missing; worker log:\n{log.read_text()[-3000:]}"
     assert len(slow_model.requests) == TURNS
     assert 1 <= held <= 3, f"{held} connections held by the worker (pool of 3)"
+    # The pool is what kept them few: it opened at most its 3 connections for the 8 turns, where
+    # without it every step of every turn opens one (at least 16 here).
+    time.sleep(0.5)  # a closed session is counted as its backend exits
+    opened = _sessions_opened() - opened_before
+    assert opened <= 3, f"{opened} connections opened for {TURNS} turns (pool of 3)"
+
+
+def _sessions_opened() -> int:
+    """Sessions PostgreSQL has opened to this database so far (its statistics, read afresh)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_stat_clear_snapshot()")
+        cursor.execute("SELECT sessions FROM pg_stat_database WHERE datname = current_database()")
+        return cursor.fetchone()[0]
