@@ -5,12 +5,11 @@ expires with the reason)."""
 
 from __future__ import annotations
 
-import threading
 import time
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.db import connection, transaction
+from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
@@ -21,6 +20,7 @@ from chat.models import BatchDecision, Conversation, Message, PendingToolBatch
 from programs.models import Exercise
 from tests.chat.helpers import first_exercise, propose
 from tests.chat.scripted_provider import ScriptedProvider
+from tests.concurrency import at_once
 from tests.factories import UserFactory, build_program
 
 HX = {"HX-Request": "true"}
@@ -280,23 +280,7 @@ def test_two_new_conversation_clicks_at_once_make_one_conversation(monkeypatch):
         return create(**fields)
 
     monkeypatch.setattr(Conversation.objects, "create", slow_create)
-    barrier = threading.Barrier(2)
-    made, errors = [], []
-
-    def click():
-        try:
-            barrier.wait(timeout=5)
-            made.append(services.conversation_new(athlete=athlete).pk)
-        except Exception as exc:
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=click) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
+    made, errors = at_once(lambda: services.conversation_new(athlete=athlete).pk)
     assert errors == []
     assert len(made) == 2 and made[0] == made[1]  # both clicks open the same new conversation
     assert Conversation.objects.filter(athlete=athlete).count() == 2  # the first and the new one

@@ -1,9 +1,8 @@
 import datetime
-import threading
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import connection, transaction
+from django.db import transaction
 
 from chat.agent import run_turn
 from chat.models import Conversation, Message, PendingToolBatch
@@ -17,6 +16,7 @@ from programs.services import object_update, program_bump_version
 from tests.calls import MORE_SETS, RENAME
 from tests.chat.helpers import first_exercise, propose, version
 from tests.chat.scripted_provider import ScriptedProvider
+from tests.concurrency import at_once
 from tests.factories import (
     CardioBlockFactory,
     ConversationFactory,
@@ -320,28 +320,11 @@ def test_two_simultaneous_applies_write_once(monkeypatch):
     message_send(conversation=conversation, text="change both")  # commits: the eager task runs
     batch = PendingToolBatch.objects.get(conversation=conversation)
     start = version(program)
-    barrier = threading.Barrier(2)
-    outcomes = []
-    errors = []
-
-    def click():
-        try:
-            barrier.wait(timeout=5)
-            outcomes.append(
-                batch_apply(
-                    batch_id=batch.pk, user=program.athlete, revision=batch.revision
-                ).outcome
-            )
-        except Exception as exc:
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=click) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
+    outcomes, errors = at_once(
+        lambda: (
+            batch_apply(batch_id=batch.pk, user=program.athlete, revision=batch.revision).outcome
+        )
+    )
     assert errors == []
     assert sorted(outcomes) == ["already_decided", "applied"]
     assert version(program) == start + 1  # applied once: one revision
