@@ -5,7 +5,10 @@ that exits (saying so on stderr, with a back-off when it keeps dying), and on Ct
 stops every group (SIGTERM, then SIGKILL after a grace period) so that no process is left behind,
 not even a child a killed program had started. The web server is not restarted: if it exits,
 everything stops (it usually means the port is taken). Should the supervisor itself be killed,
-its programs get SIGTERM from the kernel (Linux's parent-death signal).
+each program gets its ``death_signal`` from the kernel (Linux's parent-death signal): SIGTERM for
+Redis and the web server, which stop at once; SIGKILL for the Celery worker, whose warm shutdown
+waits for its turns and, once, kept an orphaned worker alive for minutes (nothing is lost by it:
+an unfinished turn is recovered by ``chat.recovery`` like any worker killed mid-reply).
 """
 
 from __future__ import annotations
@@ -29,10 +32,17 @@ STABLE_SECONDS = 10.0  # a program that ran this long before dying is restarted 
 PR_SET_PDEATHSIG = 1
 
 
-def _die_with_the_supervisor() -> None:
-    """In the child before exec (Linux): SIGTERM when the supervisor dies, even by SIGKILL."""
-    if sys.platform.startswith("linux"):
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+def die_with(supervisor_pid: int, signum: int) -> None:
+    """In the child before exec (Linux): ``signum`` when the supervisor dies, even by SIGKILL.
+
+    The kernel only signals a parent's death that happens after the prctl; a supervisor that died
+    between the fork and here left the child with another parent already, so it goes at once.
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signum)
+    if os.getppid() != supervisor_pid:
+        os.kill(os.getpid(), signum)
 
 
 def say(text: str) -> None:
@@ -45,6 +55,7 @@ class Program:
     command: list[str]
     restart: bool = True
     ready: object = None  # a callable returning True when the program is up, or None
+    death_signal: int = signal.SIGTERM  # what the kernel sends it should the supervisor be killed
     proc: subprocess.Popen | None = None
     started_at: float = 0.0
     restarts: int = 0
@@ -54,8 +65,11 @@ class Program:
         # process_group=0: the program leads a new group, so a signal to the group reaches every
         # process it starts (Celery pool children included), and Ctrl-C in the terminal reaches
         # only the supervisor, which decides the order of shutdown.
+        supervisor_pid, death_signal = os.getpid(), self.death_signal
         self.proc = subprocess.Popen(
-            self.command, process_group=0, preexec_fn=_die_with_the_supervisor
+            self.command,
+            process_group=0,
+            preexec_fn=lambda: die_with(supervisor_pid, death_signal),
         )
         self.started_at = time.monotonic()
         say(f"started {self.name} (pid {self.proc.pid})")
@@ -196,6 +210,7 @@ def programs_from_environment() -> list[Program]:
                 "--beat",
                 "--loglevel=INFO",
             ],
+            death_signal=signal.SIGKILL,
         )
     )
     programs.append(
