@@ -58,7 +58,8 @@ def test_bench_http_drives_every_endpoint_against_the_trivial_view_without_error
     rows = {
         match.group(1).strip(): match.groups()[1:]
         for match in re.finditer(
-            r"^  (GET /healthz \(trivial\)|GET /|GET thinking poll|POST message|POST Apply)\s+"
+            r"^  (GET /healthz \(trivial\)|GET feed \(nothing new\)|GET /|GET thinking poll|"
+            r"POST message|POST Apply)\s+"
             r"(\d+)\s+([\d.]+)\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+([\d.]+)"
             r"\s+(\d+)$",
             done.stdout,
@@ -67,6 +68,7 @@ def test_bench_http_drives_every_endpoint_against_the_trivial_view_without_error
     }
     assert set(rows) == {
         "GET /healthz (trivial)",
+        "GET feed (nothing new)",
         "GET /",
         "GET thinking poll",
         "POST message",
@@ -74,5 +76,5 @@ def test_bench_http_drives_every_endpoint_against_the_trivial_view_without_error
     }, done.stdout
     assert rows["GET /healthz (trivial)"][2] == "1.00"
     assert rows["POST Apply"][0] == "3" and rows["GET /"][0] == "12"
-    assert rows["GET /healthz (trivial)"][0] == "48"  # 12 around each of the four others
+    assert rows["GET /healthz (trivial)"][0] == "60"  # 12 around each of the five others
     assert all(errors == "0" for *_, errors in rows.values()), done.stdout

@@ -75,5 +75,6 @@ def seed(*, writers: int) -> dict:
         "username": main.username,
         "password": password,
         "pending_message": pending.pk,
+        "conversation": conversation.pk,
         "writers": seeded_writers,
     }

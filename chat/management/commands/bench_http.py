@@ -225,8 +225,12 @@ class Command(BaseCommand):
 
         writers = seeded["writers"]
         poll = f"/messages/{seeded['pending_message']}/"
+        # What every open page asks every CHAT_FEED_SECONDS: the session, the user, one query and
+        # a 204. The lightest real signed-in request, so its row shows what any page starts from.
+        feed = f"/conversations/{seeded['conversation']}/feed/?after={seeded['pending_message']}"
         plans: list[tuple[str, list[tuple[str, str, dict, dict]]]] = [
             ("GET /healthz (trivial)", [("GET", "/healthz", {}, {})] * n),
+            ("GET feed (nothing new)", [("GET", feed, as_user(main), {})] * n),
             ("GET /", [("GET", "/", {"Cookie": as_user(main)["Cookie"]}, {})] * n),
             ("GET thinking poll", [("GET", poll, as_user(main), {})] * n),
             (
@@ -254,6 +258,9 @@ class Command(BaseCommand):
                 ],
             ),
         ]
+        answer = httpx.get(f"{base}{feed}", headers=as_user(main), timeout=60)
+        if answer.status_code != 204:  # the row is meant to measure "nothing new"
+            raise CommandError(f"the feed answered {answer.status_code}, not 204")
         trivial_name, trivial = plans[0]
         self._load(base, trivial[:50] + plans[1][1][:30], options, workers)  # warm
         rows = []
