@@ -1,10 +1,17 @@
 from django.urls import path
+from django.views.generic import RedirectView
 
 from . import views
 
 app_name = "nutrition"
 
 urlpatterns = [
+    # The Food section opens on the week's meal plan, as the nav's Food link does.
+    path(
+        "food/",
+        RedirectView.as_view(pattern_name="nutrition:meals", query_string=True),
+        name="index",
+    ),
     path("food/household/", views.household, name="household"),
     path("food/recipes/", views.recipes, name="recipes"),
     path("food/recipes/<int:recipe_id>/", views.recipe, name="recipe"),

@@ -122,3 +122,12 @@ def test_the_owner_invites_a_member_who_then_shares_the_household(client, home):
     client.force_login(friend)
     assert client.get(reverse("nutrition:recipe", args=[bowl.pk])).status_code == 200
     assert client.post(reverse("nutrition:household"), {"username": "x"}).status_code == 404
+
+
+def test_the_food_section_opens_on_the_meal_plan_keeping_the_household(client, home):
+    household, *_ = home
+    client.force_login(household.owner)
+    response = client.get(f"/food/?household={household.pk}")
+    assert response.status_code == 302
+    assert response["Location"] == reverse("nutrition:meals") + f"?household={household.pk}"
+    assert client.get(response["Location"]).status_code == 200
