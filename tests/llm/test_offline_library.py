@@ -9,13 +9,7 @@ from coach.llm.base import Turn
 from coach.llm.offline import OfflineProvider, parse_command
 from coach.llm.offline.grammar import CommandError
 from coach.llm.offline.library_commands import LIBRARY_HELP
-from coach.registry import tool_definitions
-
-
-def ask(text: str):
-    return OfflineProvider().complete(
-        system="", turns=[Turn(role="user", content=text)], tools=tool_definitions()
-    )
+from tests.llm.offline_support import ask
 
 
 @pytest.mark.parametrize(

@@ -4,13 +4,11 @@ piece, the returned response is the one a plain call would give, and errors are 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from coach.llm.base import LLMError
-
-PAYLOADS = Path(__file__).parent / "payloads"
+from tests.llm.provider_support import PAYLOADS
 
 
 def test_openai_stream_passes_each_piece_and_returns_the_whole_answer(fake_openai_server):

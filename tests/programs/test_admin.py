@@ -1,233 +1,30 @@
-"""The coach admin: scoping to a coach's own programs, edits through the position services, and
-exactly one version bump per save. POST data is read from the rendered change form, as a browser
-would send it, then edited."""
+"""The coach admin, edits: saves go through the position services (moves, inserts, deletes and
+renumbering of exercises, sessions, weeks and cardio blocks) with exactly one version bump per
+save, and the ordering rule behind them. POST data is read from the rendered change form, as a
+browser would send it, then edited."""
 
 import datetime
 
 import pytest
-from django.contrib.auth.models import Group
 from django.urls import reverse
 from hypothesis import given
 from hypothesis import strategies as st
 
-from programs.admin import (
-    COACHES_GROUP,
-    STAFF_GROUP,
-    PlacedRow,
-    ensure_coach_group,
-    ensure_staff_group,
-    plan_order,
+from programs.admin import PlacedRow, plan_order
+from programs.models import CardioBlock
+from tests.factories import CardioBlockFactory
+from tests.programs.admin_support import (
+    change_url,
+    exercise_names,
+    first_session,
+    inline_index,
+    page_data,
+    positions,
+    post,
+    version_of,
 )
-from programs.models import CardioBlock, Exercise, Program, Session, Week
-from tests.factories import CardioBlockFactory, CoachFactory, UserFactory, build_program
-from tests.programs.admin_html import form_data
 
 pytestmark = pytest.mark.django_db
-
-
-def make_coach(username: str):
-    coach = CoachFactory(username=username)
-    coach.groups.add(ensure_coach_group())
-    return coach
-
-
-@pytest.fixture
-def coach():
-    return make_coach("coach-ann")
-
-
-@pytest.fixture
-def other_coach():
-    return make_coach("coach-bob")
-
-
-@pytest.fixture
-def own_program(coach):
-    return build_program(weeks=2, sessions=3, exercises=4, coach=coach, name="Ann's block")
-
-
-@pytest.fixture
-def other_program(other_coach):
-    return build_program(weeks=1, sessions=2, exercises=3, coach=other_coach, name="Bob's block")
-
-
-@pytest.fixture
-def coach_client(client, coach):
-    client.force_login(coach)
-    return client
-
-
-def change_url(obj) -> str:
-    return reverse(f"admin:programs_{obj._meta.model_name}_change", args=[obj.pk])
-
-
-def page_data(client, obj) -> dict:
-    response = client.get(change_url(obj))
-    assert response.status_code == 200
-    return form_data(response.content.decode(), form_id=f"{obj._meta.model_name}_form")
-
-
-def post(client, obj, data):
-    response = client.post(change_url(obj), data)
-    if response.status_code == 200:  # the form came back with errors
-        errors = [response.context["adminform"].form.errors]
-        errors += [fs.formset.errors for fs in response.context["inline_admin_formsets"]]
-        errors += [fs.formset.non_form_errors() for fs in response.context["inline_admin_formsets"]]
-        raise AssertionError(f"The admin refused the form: {errors}")
-    assert response.status_code == 302, response.status_code
-    return response
-
-
-def inline_index(data: dict, prefix: str, pk: int) -> int:
-    for key, value in data.items():
-        if key.startswith(f"{prefix}-") and key.endswith("-id") and value == str(pk):
-            return int(key.split("-")[1])
-    raise AssertionError(f"No {prefix} row with id {pk}")
-
-
-def exercise_names(session) -> list[str]:
-    return list(session.exercises.order_by("position").values_list("name", flat=True))
-
-
-def positions(queryset) -> list[int]:
-    return list(queryset.order_by("position").values_list("position", flat=True))
-
-
-def first_session(program) -> Session:
-    return Session.objects.get(week__program=program, week__position=1, position=1)
-
-
-def version_of(program) -> int:
-    return Program.objects.get(pk=program.pk).version
-
-
-# --- who sees what ------------------------------------------------------------------------------
-
-
-def test_coach_changelist_lists_only_the_programs_they_coach(
-    coach_client, own_program, other_program
-):
-    response = coach_client.get(reverse("admin:programs_program_changelist"))
-    assert response.status_code == 200
-    listed = list(response.context["cl"].result_list)
-    assert listed == [own_program]
-    assert "Bob&#x27;s block" not in response.content.decode()
-
-
-def test_coach_changelists_of_weeks_sessions_and_exercises_hide_another_coachs(
-    coach_client, own_program, other_program
-):
-    for model, lookup in (
-        ("week", "program"),
-        ("session", "week__program"),
-        ("exercise", "session__week__program"),
-    ):
-        response = coach_client.get(reverse(f"admin:programs_{model}_changelist"))
-        assert response.status_code == 200
-        programs = {obj.get_owner_object().pk for obj in response.context["cl"].result_list}
-        assert programs == {own_program.pk}, model
-        filtered = coach_client.get(
-            reverse(f"admin:programs_{model}_changelist"),
-            {f"{lookup}__id__exact": other_program.pk},
-        )
-        # Filtering by another coach's program is ignored or refused; it never lists its rows.
-        assert filtered.status_code in (200, 302)
-        if filtered.status_code == 200:
-            listed = {obj.get_owner_object().pk for obj in filtered.context["cl"].result_list}
-            assert other_program.pk not in listed
-
-
-def test_another_coachs_program_change_view_answers_404_and_changes_nothing(
-    coach_client, other_program
-):
-    url = change_url(other_program)
-    assert coach_client.get(url).status_code == 404
-    response = coach_client.post(url, {"name": "Hijacked"})
-    assert response.status_code == 404
-    assert Program.objects.get(pk=other_program.pk).name == "Bob's block"
-    assert coach_client.get(url.replace("/change/", "/delete/")).status_code == 404
-    assert coach_client.get(url.replace("/change/", "/history/")).status_code == 404
-
-
-def test_another_coachs_week_session_and_exercise_pages_answer_404(coach_client, other_program):
-    session = first_session(other_program)
-    for obj in (session.week, session, session.exercises.first()):
-        assert coach_client.get(change_url(obj)).status_code == 404
-    assert Exercise.objects.filter(session=session).count() == 3
-
-
-def test_superuser_sees_every_program(client, own_program, other_program):
-    client.force_login(UserFactory(username="root", is_staff=True, is_superuser=True))
-    response = client.get(reverse("admin:programs_program_changelist"))
-    assert set(response.context["cl"].result_list) == {own_program, other_program}
-    assert client.get(change_url(other_program)).status_code == 200
-
-
-def test_staff_group_sees_every_program_read_only(client, own_program, other_program):
-    staff = UserFactory(username="auditor", is_staff=True)
-    staff.groups.add(ensure_staff_group())
-    client.force_login(staff)
-    response = client.get(reverse("admin:programs_program_changelist"))
-    assert set(response.context["cl"].result_list) == {own_program, other_program}
-    assert client.get(change_url(other_program)).status_code == 200
-    assert client.post(change_url(other_program), {"name": "x"}).status_code == 403
-    assert Program.objects.get(pk=other_program.pk).name == "Bob's block"
-
-
-def test_ensure_groups_is_idempotent_and_grants_the_documented_permissions(db):
-    ensure_coach_group()
-    coaches = ensure_coach_group()
-    staff = ensure_staff_group()
-    assert Group.objects.filter(name__in=[COACHES_GROUP, STAFF_GROUP]).count() == 2
-    coach_perms = set(coaches.permissions.values_list("codename", flat=True))
-    assert {"change_exercise", "add_week", "delete_session", "view_program"} <= coach_perms
-    assert "view_setresult" in coach_perms
-    assert "change_setresult" not in coach_perms
-    staff_perms = set(staff.permissions.values_list("codename", flat=True))
-    assert staff_perms and all(p.startswith("view_") for p in staff_perms)
-    assert "view_cardioblock" in staff_perms
-
-
-# --- foreign-key choices and defaults -----------------------------------------------------------
-
-
-def test_coach_adding_a_program_is_its_coach_and_picks_from_their_own_athletes(
-    coach_client, coach, own_program, other_program
-):
-    response = coach_client.get(reverse("admin:programs_program_add"))
-    form = response.context["adminform"].form
-    assert list(form.fields["coach"].queryset) == [coach]
-    assert form.initial["coach"] == coach.pk
-    assert list(form.fields["athlete"].queryset) == [own_program.athlete]
-
-    data = form_data(response.content.decode(), form_id="program_form")
-    data.update(name="Next block", athlete=str(own_program.athlete.pk), start_date="2027-01-04")
-    response = coach_client.post(reverse("admin:programs_program_add"), data)
-    assert response.status_code == 302
-    created = Program.objects.get(name="Next block")
-    assert created.coach == coach
-    assert created.version == 1
-
-
-def test_coach_cannot_add_a_week_to_another_coachs_program(
-    coach_client, own_program, other_program
-):
-    response = coach_client.get(reverse("admin:programs_week_add"))
-    assert list(response.context["adminform"].form.fields["program"].queryset) == [own_program]
-    response = coach_client.post(
-        reverse("admin:programs_week_add"),
-        {
-            "program": other_program.pk,
-            "phase": "Sneaky",
-            "start_date": "2027-01-04",
-            "end_date": "2027-01-10",
-            "sessions-TOTAL_FORMS": "0",
-            "sessions-INITIAL_FORMS": "0",
-        },
-    )
-    assert response.status_code == 200  # the form comes back with an error
-    assert "program" in response.context["adminform"].form.errors
-    assert not Week.objects.filter(phase="Sneaky").exists()
 
 
 # --- edits through the services, one version bump -----------------------------------------------
@@ -571,15 +368,3 @@ def test_moving_an_exercise_on_its_own_page_uses_the_move_service(coach_client, 
         fourth.pk,
     ]
     assert version_of(own_program) == 2
-
-
-def test_staff_can_read_a_session_page_with_its_inlines_but_not_save_it(client, own_program):
-    staff = UserFactory(username="auditor", is_staff=True)
-    staff.groups.add(ensure_staff_group())
-    client.force_login(staff)
-    session = first_session(own_program)
-    CardioBlockFactory(session=session)
-    response = client.get(change_url(session))
-    assert response.status_code == 200
-    assert "Back Squat" in response.content.decode()
-    assert client.post(change_url(session), {"name": "x"}).status_code == 403

@@ -7,28 +7,18 @@ from django.test import Client
 from django.urls import reverse
 
 from programs import services
-from programs.admin import ensure_coach_group, ensure_staff_group
+from programs.admin import ensure_staff_group
 from programs.models import Exercise, Program, ProgramRevision, SetResult, Week
-from tests.factories import CoachFactory, SetResultFactory, UserFactory, build_program
+from tests.factories import SetResultFactory, UserFactory, build_program
 from tests.programs.admin_html import form_data
 from tests.programs.history_helpers import export_without_version, recorded
 
 pytestmark = pytest.mark.django_db
 
 
-def make_coach(username):
-    coach = CoachFactory(username=username)
-    coach.groups.add(ensure_coach_group())
-    return coach
-
-
-@pytest.fixture
-def coach():
-    return make_coach("coach-ann")
-
-
 @pytest.fixture
 def own_program(coach):
+    """Overrides conftest's: 2 × 2 × 3, and every exercise has a logged set."""
     program = build_program(weeks=2, sessions=2, exercises=3, coach=coach, name="Ann's block")
     for exercise in Exercise.objects.filter(session__week__program=program):
         SetResultFactory(exercise=exercise)
@@ -36,14 +26,9 @@ def own_program(coach):
 
 
 @pytest.fixture
-def other_program():
-    return build_program(weeks=1, sessions=1, exercises=1, coach=make_coach("coach-bob"))
-
-
-@pytest.fixture
-def coach_client(client, coach):
-    client.force_login(coach)
-    return client
+def other_program(other_coach):
+    """Overrides conftest's: a 1 × 1 × 1 program with the factory's default name."""
+    return build_program(weeks=1, sessions=1, exercises=1, coach=other_coach)
 
 
 @pytest.fixture

@@ -12,32 +12,21 @@ from programs.admin_forms import humane_constraint_errors
 from programs.models import Week
 from programs.selectors import week_date_problems
 from tests.factories import build_program
-from tests.programs.test_admin import change_url, make_coach, page_data
+from tests.programs.admin_support import change_url, page_data
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def coach():
-    return make_coach("coach-ann")
-
-
-@pytest.fixture
 def own_program(coach):
+    """Overrides conftest's: 2 × 2 × 1, so the session list has four entries."""
     return build_program(weeks=2, sessions=2, exercises=1, coach=coach, name="Ann's block")
 
 
 @pytest.fixture
-def other_program():
-    return build_program(
-        weeks=1, sessions=2, exercises=1, coach=make_coach("coach-bob"), name="Bob's block"
-    )
-
-
-@pytest.fixture
-def coach_client(client, coach):
-    client.force_login(coach)
-    return client
+def other_program(other_coach):
+    """Overrides conftest's: 1 × 2 × 1."""
+    return build_program(weeks=1, sessions=2, exercises=1, coach=other_coach, name="Bob's block")
 
 
 def test_the_add_exercise_session_list_names_program_week_and_session_of_the_coachs_programs(

@@ -1,4 +1,7 @@
-"""The chat page and its htmx endpoints, through Django's test client.
+"""The chat page and its message endpoints (send and poll), through Django's test client: the
+page and login, sending, polling, who may reach a conversation or message, CSRF, the template
+filters and the program panel's paging. The batch card's Apply and Cancel are in
+``test_batch_endpoints.py``.
 
 htmx requests carry the ``HX-Request`` header; without it every endpoint still works as a plain
 form post that redirects to the chat page.
@@ -7,73 +10,16 @@ form post that redirects to the chat page.
 from __future__ import annotations
 
 import pytest
-from django.core.exceptions import PermissionDenied
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
 
-from chat import proposals, services
-from chat.models import Message, PendingToolBatch
+from chat.models import Message
 from chat.templatetags.chat_tags import humanize_field, show_value
-from coach.engine import ToolContext, preview_calls
-from coach.toolcalls import ToolCall
-from programs.models import Exercise
-from programs.services import object_update, program_bump_version
-from tests.factories import UserFactory, build_program
+from programs.services import object_update
+from tests.chat.views.support import HX, first_exercise, make_batch, rename_call
+from tests.factories import UserFactory
 
-HX = {"HX-Request": "true"}
-
-
-# --- fixtures -----------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def program(db):
-    """Week 1 is the current week, so the panel shows it."""
-    return build_program(weeks=2, sessions=3, exercises=4, start_date=timezone.localdate())
-
-
-@pytest.fixture
-def athlete(program):
-    return program.athlete
-
-
-@pytest.fixture
-def conversation(athlete):
-    return services.conversation_for_athlete(athlete=athlete)
-
-
-@pytest.fixture
-def athlete_client(client, athlete):
-    client.force_login(athlete)
-    return client
-
-
-def rename_call(name: str, *, exercise: int = 1, call_id: str = "call_rename") -> ToolCall:
-    return ToolCall(
-        id=call_id,
-        name="modify_exercise",
-        arguments={
-            "weekNumber": 1,
-            "sessionNumber": 1,
-            "exerciseNumber": exercise,
-            "updates": {"name": name},
-        },
-    )
-
-
-def make_batch(conversation, calls: list[ToolCall]) -> PendingToolBatch:
-    """An open batch as the agent leaves it: the calls, previewed on the current program."""
-    program = conversation.program
-    program.refresh_from_db()
-    result = preview_calls(ctx=ToolContext.for_program(program), calls=calls)
-    return PendingToolBatch.objects.create(
-        conversation=conversation,
-        calls=[call.to_dict() for call in calls],
-        preview=result.preview,
-        results=[r.to_dict() for r in result.results],
-        program_version=program.version,
-    )
+# --- helpers ------------------------------------------------------------------------------------
 
 
 def coach_reply(
@@ -89,12 +35,6 @@ def coach_reply(
         status=status,
         reply_to=user,
         suggested_replies=replies or [],
-    )
-
-
-def first_exercise(program) -> Exercise:
-    return Exercise.objects.get(
-        session__week__program=program, session__week__position=1, session__position=1, position=1
     )
 
 
@@ -348,168 +288,7 @@ def test_the_poll_view_makes_a_bounded_number_of_queries(
     assert response.status_code == 200
 
 
-# --- apply and cancel ---------------------------------------------------------------------------
-
-
-def test_apply_changes_the_program_and_empties_the_card(athlete_client, conversation, program):
-    batch = make_batch(conversation, [rename_call("Goblet Squat")])
-    response = athlete_client.post(
-        reverse("chat:batch_apply", args=[batch.pk]), {"revision": batch.revision}, headers=HX
-    )
-    html = response.content.decode()
-    assert response.status_code == 200
-    assert first_exercise(program).name == "Goblet Squat"
-    batch.refresh_from_db()
-    assert batch.status == PendingToolBatch.BatchStatus.APPLIED
-    assert html.lstrip().startswith(
-        '<div id="batch-card" class="batch-region" hx-include="#program-version">'
-    )
-    assert "Apply Changes" not in html
-    # the program panel is refreshed in place and shows the new name
-    panel = html[html.index('<aside id="program-panel"') :]
-    assert 'hx-swap-oob="true"' in panel[:200]
-    assert "Goblet Squat" in panel
-    # the coach is asked to acknowledge: a thinking placeholder arrives out of band
-    followup = conversation.messages.filter(role=Message.Role.ASSISTANT).latest("pk")
-    assert reverse("chat:message_poll", args=[followup.pk]) in html
-
-
-def test_cancel_changes_nothing_and_empties_the_card(athlete_client, conversation, program):
-    batch = make_batch(conversation, [rename_call("Goblet Squat")])
-    response = athlete_client.post(
-        reverse("chat:batch_cancel", args=[batch.pk]), {"revision": batch.revision}, headers=HX
-    )
-    html = response.content.decode()
-    assert response.status_code == 200
-    assert first_exercise(program).name == "Back Squat"
-    batch.refresh_from_db()
-    assert batch.status == PendingToolBatch.BatchStatus.CANCELLED
-    assert "Apply Changes" not in html
-    assert 'hx-swap-oob="beforeend:#messages"' in html
-
-
-def test_apply_without_htmx_redirects_to_the_chat(athlete_client, conversation, program):
-    batch = make_batch(conversation, [rename_call("Goblet Squat")])
-    response = athlete_client.post(
-        reverse("chat:batch_apply", args=[batch.pk]), {"revision": batch.revision}
-    )
-    assert response.status_code == 302
-    assert response["Location"] == reverse("chat:conversation", args=[conversation.pk])
-    assert first_exercise(program).name == "Goblet Squat"
-
-
-def test_apply_that_fails_keeps_the_card_and_names_the_failed_call(
-    athlete_client, conversation, program
-):
-    batch = make_batch(
-        conversation, [rename_call("Goblet Squat"), rename_call("Lunge", exercise=9, call_id="c2")]
-    )
-    response = athlete_client.post(
-        reverse("chat:batch_apply", args=[batch.pk]), {"revision": batch.revision}, headers=HX
-    )
-    html = response.content.decode()
-    batch.refresh_from_db()
-    assert batch.status == PendingToolBatch.BatchStatus.FAILED
-    assert first_exercise(program).name == "Back Squat"
-    assert "Could not apply these changes." in html
-    assert batch.error_message
-    assert batch.error_message.replace('"', "&quot;")[:40] in html
-    assert ">Apply Changes</button>" in html
-
-
-def test_apply_on_an_old_revision_shows_the_fresh_card_with_a_note(
-    athlete_client, conversation, program
-):
-    batch = make_batch(conversation, [rename_call("Goblet Squat")])
-    response = athlete_client.post(
-        reverse("chat:batch_apply", args=[batch.pk]), {"revision": batch.revision + 5}, headers=HX
-    )
-    html = response.content.decode()
-    assert first_exercise(program).name == "Back Squat"
-    assert "The plan changed since you saw it — review the updated changes." in html
-    assert ">Apply Changes</button>" in html
-
-
-def test_apply_after_the_program_changed_re_previews_and_asks_again(
-    athlete_client, conversation, program
-):
-    batch = make_batch(conversation, [rename_call("Goblet Squat")])
-    object_update(obj=first_exercise(program), fields={"name": "Front Squat"})
-    program_bump_version(program=program)  # as the coach's admin does
-    response = athlete_client.post(
-        reverse("chat:batch_apply", args=[batch.pk]), {"revision": batch.revision}, headers=HX
-    )
-    html = response.content.decode()
-    batch.refresh_from_db()
-    assert batch.status == PendingToolBatch.BatchStatus.STALE
-    assert first_exercise(program).name == "Front Squat"
-    assert "The plan changed since you saw it" in html
-    assert "Front Squat" in html
-    assert f'name="revision" value="{batch.revision}"' in html
-
-
-def test_a_second_apply_click_reloads_the_current_state_without_an_error(
-    athlete_client, conversation, program
-):
-    batch = make_batch(conversation, [rename_call("Goblet Squat")])
-    url = reverse("chat:batch_apply", args=[batch.pk])
-    athlete_client.post(url, {"revision": batch.revision}, headers=HX)
-    version = program.__class__.objects.get(pk=program.pk).version
-    response = athlete_client.post(url, {"revision": batch.revision}, headers=HX)
-    assert response.status_code == 200
-    assert response["HX-Refresh"] == "true"
-    assert program.__class__.objects.get(pk=program.pk).version == version
-    assert conversation.messages.filter(role=Message.Role.EVENT).count() == 1
-    page = athlete_client.get("/").content.decode()
-    assert "Could not apply" not in page
-    assert "Apply Changes" not in page
-    assert "Goblet Squat" in page
-
-
-def test_cancel_after_apply_changes_nothing(athlete_client, conversation, program):
-    batch = make_batch(conversation, [rename_call("Goblet Squat")])
-    athlete_client.post(
-        reverse("chat:batch_apply", args=[batch.pk]), {"revision": batch.revision}, headers=HX
-    )
-    response = athlete_client.post(
-        reverse("chat:batch_cancel", args=[batch.pk]), {"revision": batch.revision}, headers=HX
-    )
-    assert response.status_code == 200
-    batch.refresh_from_db()
-    assert batch.status == PendingToolBatch.BatchStatus.APPLIED
-    assert first_exercise(program).name == "Goblet Squat"
-
-
-def test_a_decision_without_a_revision_is_a_bad_request(athlete_client, conversation):
-    batch = make_batch(conversation, [rename_call("Goblet Squat")])
-    response = athlete_client.post(reverse("chat:batch_apply", args=[batch.pk]), {}, headers=HX)
-    assert response.status_code == 400
-    batch.refresh_from_db()
-    assert batch.status == PendingToolBatch.BatchStatus.PENDING
-
-
-def test_a_refusal_from_the_service_is_a_403(athlete_client, conversation, monkeypatch):
-    batch = make_batch(conversation, [rename_call("Goblet Squat")])
-
-    def refuse(**kwargs):
-        raise PermissionDenied("not yours")
-
-    monkeypatch.setattr(proposals, "apply", refuse)
-    response = athlete_client.post(
-        reverse("chat:batch_apply", args=[batch.pk]), {"revision": batch.revision}, headers=HX
-    )
-    assert response.status_code == 403
-
-
 # --- everyone sees only their own ---------------------------------------------------------------
-
-
-@pytest.fixture
-def intruder_client(db):
-    intruder = build_program(weeks=1, sessions=1, exercises=1).athlete
-    client = Client()
-    client.force_login(intruder)
-    return client
 
 
 def test_another_athletes_conversation_is_a_404(intruder_client, conversation):
@@ -523,20 +302,6 @@ def test_another_athletes_message_is_a_404(intruder_client, conversation):
     reply = coach_reply(conversation, content="private")
     response = intruder_client.get(reverse("chat:message_poll", args=[reply.pk]), headers=HX)
     assert response.status_code == 404
-
-
-@pytest.mark.parametrize("action", ["chat:batch_apply", "chat:batch_cancel"])
-def test_another_athletes_batch_is_a_404_and_stays_open(
-    intruder_client, conversation, program, action
-):
-    batch = make_batch(conversation, [rename_call("Goblet Squat")])
-    response = intruder_client.post(
-        reverse(action, args=[batch.pk]), {"revision": batch.revision}, headers=HX
-    )
-    assert response.status_code == 404
-    batch.refresh_from_db()
-    assert batch.status == PendingToolBatch.BatchStatus.PENDING
-    assert first_exercise(program).name == "Back Squat"
 
 
 def test_the_endpoints_refuse_the_wrong_method(athlete_client, conversation):
