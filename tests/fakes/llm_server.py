@@ -20,93 +20,42 @@ written is appended to ``server.first_chunk_times`` (the benchmark's "provider's
 
 The pytest fixtures ``fake_openai_server`` and ``fake_anthropic_server`` (``tests/fakes/plugin.py``)
 yield a started server whose ``protocol`` decides ``base_url`` and ``provider()``.
+
+This module holds ``FakeLLMServer`` (life cycle, scripting, default replies) and is where the rest
+of the repo imports from; the request handler and the request/reply records are in
+``tests/fakes/http_handler.py``, the reply bodies in ``tests/fakes/protocols.py`` and the streamed
+ones in ``tests/fakes/streams.py``.
 """
 
 from __future__ import annotations
 
 import json
 import threading
-import time
-import uuid
 from collections import deque
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from typing import Any, Literal
 
-from tests.fakes.streams import anthropic_stream_chunks, openai_stream_chunks
+from tests.fakes.http_handler import RecordedRequest, ScriptedResponse, make_handler
+from tests.fakes.protocols import (
+    ANTHROPIC_PATHS,
+    OPENAI_PATHS,
+    anthropic_message,
+    json_bytes,
+    openai_completion,
+)
+from tests.fakes.streams import Call, anthropic_stream_chunks, openai_stream_chunks
 
-OPENAI_PATHS = ("/v1/chat/completions", "/chat/completions")
-ANTHROPIC_PATHS = ("/v1/messages",)
-
-Call = tuple[str, str, dict[str, Any] | str]
-
-
-@dataclass
-class ScriptedResponse:
-    status: int = 200
-    body: bytes = b""
-    headers: dict[str, str] = field(default_factory=dict)
-    delay: float = 0.0
-    # A streamed answer: each chunk is written and flushed on its own, ``chunk_delay`` s apart.
-    chunks: list[bytes] | None = None
-    chunk_delay: float = 0.0
-
-
-@dataclass
-class RecordedRequest:
-    method: str
-    path: str
-    headers: dict[str, str]
-    body: bytes
-    json: Any
-
-
-def openai_completion(
-    *,
-    text: str | None = "",
-    tool_calls: list[dict[str, Any]] | None = None,
-    model: str = "fake-model",
-    finish_reason: str | None = None,
-    usage: dict[str, int] | None = None,
-) -> dict[str, Any]:
-    message: dict[str, Any] = {"role": "assistant", "content": text}
-    if tool_calls:
-        message["tool_calls"] = tool_calls
-    return {
-        "id": f"chatcmpl-{uuid.uuid4().hex[:12]}",
-        "object": "chat.completion",
-        "created": 0,
-        "model": model,
-        "choices": [
-            {
-                "index": 0,
-                "message": message,
-                "finish_reason": finish_reason or ("tool_calls" if tool_calls else "stop"),
-            }
-        ],
-        "usage": usage or {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
-    }
-
-
-def anthropic_message(
-    *,
-    content: list[dict[str, Any]],
-    model: str = "fake-model",
-    stop_reason: str | None = None,
-    usage: dict[str, int] | None = None,
-) -> dict[str, Any]:
-    has_tools = any(block.get("type") == "tool_use" for block in content)
-    return {
-        "id": f"msg_{uuid.uuid4().hex[:12]}",
-        "type": "message",
-        "role": "assistant",
-        "model": model,
-        "content": content,
-        "stop_reason": stop_reason or ("tool_use" if has_tools else "end_turn"),
-        "stop_sequence": None,
-        "usage": usage or {"input_tokens": 10, "output_tokens": 5},
-    }
+__all__ = [
+    "ANTHROPIC_PATHS",
+    "OPENAI_PATHS",
+    "Call",
+    "FakeLLMServer",
+    "RecordedRequest",
+    "ScriptedResponse",
+    "anthropic_message",
+    "openai_completion",
+]
 
 
 class FakeLLMServer:
@@ -137,7 +86,7 @@ class FakeLLMServer:
     # --- life cycle ---
 
     def start(self) -> FakeLLMServer:
-        handler = _make_handler(self)
+        handler = make_handler(self)
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self._server.daemon_threads = True
         self._thread = threading.Thread(
@@ -189,7 +138,7 @@ class FakeLLMServer:
         """Queue one response: a JSON body (``json=``) or raw ``body`` (bytes or text)."""
         send_headers = dict(headers or {})
         if json is not None:
-            raw = _json_dumps(json)
+            raw = json_bytes(json)
             send_headers.setdefault("content-type", "application/json")
         elif isinstance(body, str):
             raw = body.encode()
@@ -213,7 +162,7 @@ class FakeLLMServer:
                 "type": "function",
                 "function": {
                     "name": name,
-                    "arguments": args if isinstance(args, str) else _json_dumps(args).decode(),
+                    "arguments": args if isinstance(args, str) else json_bytes(args).decode(),
                 },
             }
             for call_id, name, args in calls
@@ -348,93 +297,5 @@ class FakeLLMServer:
         else:
             data = openai_completion(text=self.default_text)
         return ScriptedResponse(
-            200, _json_dumps(data), {"content-type": "application/json"}, self.default_delay
+            200, json_bytes(data), {"content-type": "application/json"}, self.default_delay
         )
-
-
-def _json_dumps(data: Any) -> bytes:
-    return json.dumps(data).encode()
-
-
-def _make_handler(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-        # One write per response and no Nagle delay: without these a reply waits ~40 ms for the
-        # client's delayed ACK, which would swamp any benchmark.
-        wbufsize = -1
-        disable_nagle_algorithm = True
-
-        def log_message(self, format: str, *args: Any) -> None:  # quiet
-            return
-
-        def do_POST(self) -> None:
-            length = int(self.headers.get("content-length") or 0)
-            body = self.rfile.read(length) if length else b""
-            try:
-                parsed = json.loads(body) if body else None
-            except json.JSONDecodeError:
-                parsed = None
-            path = self.path.split("?", 1)[0]
-            server.requests.append(
-                RecordedRequest(
-                    method="POST",
-                    path=path,
-                    headers={k.lower(): v for k, v in self.headers.items()},
-                    body=body,
-                    json=parsed,
-                )
-            )
-            if path not in OPENAI_PATHS + ANTHROPIC_PATHS:
-                self._send(
-                    ScriptedResponse(
-                        404,
-                        _json_dumps(
-                            {"error": {"message": f"No route {path}", "type": "not_found"}}
-                        ),
-                        {"content-type": "application/json"},
-                    )
-                )
-                return
-            stream = isinstance(parsed, dict) and parsed.get("stream") is True
-            scripted = server._next(path, stream=stream)
-            if scripted.delay and server._stopping.wait(scripted.delay):
-                return
-            if scripted.chunks is not None:
-                self._send_chunks(scripted)
-            else:
-                self._send(scripted)
-
-        def _send_chunks(self, scripted: ScriptedResponse) -> None:
-            """A streamed body: no length, the connection closes at its end."""
-            self.close_connection = True
-            try:
-                self.send_response(scripted.status)
-                for name, value in scripted.headers.items():
-                    self.send_header(name, value)
-                self.send_header("connection", "close")
-                self.end_headers()
-                self.wfile.flush()
-                for number, chunk in enumerate(scripted.chunks or []):
-                    delay = scripted.chunk_delay if number else 0.0
-                    if delay and server._stopping.wait(delay):
-                        return
-                    self.wfile.write(chunk)
-                    self.wfile.flush()
-                    if number == 0:
-                        server.first_chunk_times.append(time.time())
-            except (BrokenPipeError, ConnectionResetError):
-                pass
-
-        def _send(self, scripted: ScriptedResponse) -> None:
-            try:
-                self.send_response(scripted.status)
-                for name, value in scripted.headers.items():
-                    self.send_header(name, value)
-                self.send_header("content-length", str(len(scripted.body)))
-                self.end_headers()
-                self.wfile.write(scripted.body)
-                self.wfile.flush()
-            except (BrokenPipeError, ConnectionResetError):
-                self.close_connection = True
-
-    return Handler
