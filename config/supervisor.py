@@ -1,4 +1,5 @@
-"""A small process supervisor for ``bin/run``: the embedded Redis, a Celery worker, the web server.
+"""A small process supervisor for ``bin/run``: the embedded Redis, a Celery worker, Celery beat and
+the web server.
 
 ``python -m config.supervisor`` starts each program in a process group of its own, restarts one
 that exits (saying so on stderr, with a back-off when it keeps dying), and on Ctrl-C / SIGTERM
@@ -6,9 +7,11 @@ stops every group (SIGTERM, then SIGKILL after a grace period) so that no proces
 not even a child a killed program had started. The web server is not restarted: if it exits,
 everything stops (it usually means the port is taken). Should the supervisor itself be killed,
 each program gets its ``death_signal`` from the kernel (Linux's parent-death signal): SIGTERM for
-Redis and the web server, which stop at once; SIGKILL for the Celery worker, whose warm shutdown
-waits for its turns and, once, kept an orphaned worker alive for minutes (nothing is lost by it:
-an unfinished turn is recovered by ``chat.recovery`` like any worker killed mid-reply).
+Redis, beat and the web server, which stop at once; SIGKILL for the Celery worker, whose warm
+shutdown waits for its turns (nothing is lost by it: an unfinished turn is recovered by
+``chat.recovery`` like any worker killed mid-reply). Beat is a program of its own, as in
+production (``bin/serve beat``), not the worker's ``--beat``: that runs it in a child process of
+the worker, which no parent-death signal reaches, so a killed supervisor left it running for good.
 """
 
 from __future__ import annotations
@@ -205,12 +208,17 @@ def programs_from_environment() -> list[Program]:
                 f"--concurrency={concurrency}",
                 "--without-gossip",
                 "--without-mingle",
-                # Celery beat in the worker (one worker here): the recovery sweep of replies that
-                # can't finish (chat.recovery) and the expiry of undecided proposals.
-                "--beat",
                 "--loglevel=INFO",
             ],
             death_signal=signal.SIGKILL,
+        )
+    )
+    # Exactly one beat: the recovery sweep of replies that can't finish (chat.recovery), the
+    # expiry of undecided proposals and the reminders.
+    programs.append(
+        Program(
+            name="Celery beat",
+            command=[python, "-m", "celery", "--quiet", "-A", "config", "beat", "--loglevel=INFO"],
         )
     )
     programs.append(

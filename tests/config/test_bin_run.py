@@ -79,6 +79,7 @@ def test_bin_run_restarts_a_killed_worker_and_redis_and_ctrl_c_leaves_no_process
         first_worker = int(started("Celery worker")[0])
         redis_pid = int(started("embedded Redis")[0])
         web_pid = int(started("web server")[0])
+        beat_pid = int(started("Celery beat")[0])
 
         os.kill(first_worker, signal.SIGKILL)
 
@@ -109,7 +110,7 @@ def test_bin_run_restarts_a_killed_worker_and_redis_and_ctrl_c_leaves_no_process
             os.killpg(run.pid, signal.SIGKILL)
             run.wait()
     assert "stopped everything" in log.read_text()
-    for pid in (redis_pid, second_redis, first_worker, second_worker, web_pid):
+    for pid in (redis_pid, second_redis, first_worker, second_worker, web_pid, beat_pid):
         assert not _group_alive(pid), f"process group {pid} survived Ctrl-C"
 
 
@@ -134,8 +135,12 @@ def test_programs_stop_when_the_supervisor_itself_is_killed(tmp_path):
         )
     try:
         _wait_for(lambda: _http_ok(f"http://127.0.0.1:{port}/healthz"), 90, "no HTTP 200", log)
+        # Every program is up, beat included: a beat the worker ran as its child (``--beat``)
+        # outlived the kill every time from here on.
+        _wait_for(lambda: "ready." in log.read_text(), 90, "the worker is not ready", log)
+        _wait_for(lambda: "beat: Starting" in log.read_text(), 90, "beat did not start", log)
         groups = [int(pid) for pid in re.findall(r"started [\w ]+ \(pid (\d+)\)", log.read_text())]
-        assert len(groups) == 3
+        assert len(groups) == 4
     finally:
         os.kill(run.pid, signal.SIGKILL)  # the supervisor only: it cannot clean up
         run.wait()

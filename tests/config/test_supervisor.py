@@ -134,5 +134,6 @@ def test_bin_runs_worker_gets_sigkill_and_the_others_sigterm_as_their_death_sign
     assert signals == {
         "embedded Redis": signal.SIGTERM,
         "Celery worker": signal.SIGKILL,
+        "Celery beat": signal.SIGTERM,
         "web server": signal.SIGTERM,
     }
