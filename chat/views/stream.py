@@ -35,6 +35,7 @@ import redis.asyncio
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
+from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.template.loader import render_to_string
 from django.utils.html import escape
@@ -100,7 +101,18 @@ class _Session:
 
     def settle(self) -> list[str]:
         """Ask the database: the final event when the reply is over (or overdue), a ``reset``
-        when another run now writes it, nothing while this run is still at work."""
+        when another run now writes it, nothing while this run is still at work.
+
+        Then the connection goes (back to psycopg's pool on PostgreSQL): the stream next waits on
+        Redis, for as long as ``CHAT_STREAM_MAX_SECONDS``, and 16 open streams holding theirs
+        would take a web process's whole pool. (A test wrapped in a transaction keeps it.)"""
+        try:
+            return self._settle()
+        finally:
+            if not connection.in_atomic_block:
+                connection.close()
+
+    def _settle(self) -> list[str]:
         message = (
             Message.objects.select_related("conversation__program").filter(pk=self.message_id)
         ).first()

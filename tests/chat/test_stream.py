@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 from asgiref.sync import async_to_sync
-from django.db import transaction
+from django.db import connection, transaction
 from django.test import AsyncClient
 from django.urls import reverse
+from django.utils import timezone
 
 from chat import stream
 from chat.agent import run_turn
@@ -321,3 +322,25 @@ def test_a_proposal_arrives_as_the_final_event_with_its_card(
     assert final["event"] == "done"
     assert "I can rename it." in final["data"]
     assert "Proposed changes" in final["data"] and "Apply Changes" in final["data"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_waiting_stream_holds_no_database_connection_between_its_checks(stream_redis, client):
+    # An open stream waits on Redis between checks, for up to CHAT_STREAM_MAX_SECONDS: holding a
+    # connection meanwhile, 16 open streams would take a web process's whole pool. (Not in an
+    # atomic block here, as a request isn't: a test wrapped in one keeps its connection.)
+    conversation = ConversationFactory()
+    placeholder = Message.objects.create(
+        conversation=conversation,
+        role=Message.Role.ASSISTANT,
+        status=Message.Status.RUNNING,
+        started_at=timezone.now(),
+    )
+    client.force_login(conversation.athlete)
+    response = client.get(reverse("chat:message_stream", args=[placeholder.pk]))
+    assert response.status_code == 200
+    body = iter(response.streaming_content)
+    assert next(body) == b"retry: 1000\n\n"
+    assert next(body) == b": waiting\n\n"  # the database was checked, and said "still at work"
+    assert connection.connection is None
+    response.close()
