@@ -1,5 +1,5 @@
 """k runs of every scenario, and the report: pass/fail, pass^k, exact tool-call match, tokens and
-latency (the JSON schema is in README.md, "Evaluating the coach").
+latency (the JSON schema is in docs/evaluating.md).
 
 **pass^k** (τ-bench): the chance that *all* of k independent tries of a scenario pass, estimated
 from n runs with c passes as C(c, k) / C(n, k). With n = k it is 1 when every run passed and 0
