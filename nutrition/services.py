@@ -221,11 +221,13 @@ def push_ingredients(*, grocery_list: GroceryList, incoming: list[Line]) -> list
         if step.action == "merged":  # into a stored item, or one this push just added
             item = items[line.key]
             before = item.quantity
-            item.quantity = line.quantity
+            item.quantity = step.after
             item.save(update_fields=["quantity"])
             journal.updated(item, {"quantity": before})
         elif step.action == "added":
-            item = _new_item(grocery_list, line, source_recipe_id=line.source_recipe_id)
+            # As this step added it: a later step of the push may merge more into it.
+            added = Line(**{**vars(line), "quantity": step.after})
+            item = _new_item(grocery_list, added, source_recipe_id=line.source_recipe_id)
             line.key = item.pk
             items[item.pk] = item
     return steps

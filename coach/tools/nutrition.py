@@ -209,8 +209,9 @@ def grocery_push_ingredients(*, ctx: ToolContext, args: a.GroceryPushIngredients
 
 
 def _step_text(step: Any) -> str:
+    """The line as this step left it (its own ``after``, not the push's final total)."""
     line = step.line
-    return line_text(line.quantity, line.unit, line.name, line.prep_state)
+    return line_text(step.after, line.unit, line.name, line.prep_state)
 
 
 def _push_detail(list_name: str, step: Any) -> dict[str, Any]:
@@ -228,7 +229,7 @@ def _push_detail(list_name: str, step: Any) -> dict[str, Any]:
             {
                 "field": "quantity",
                 "oldValue": quantity_text(step.before),
-                "newValue": quantity_text(line.quantity),
+                "newValue": quantity_text(step.after),
             }
         ],
     )
