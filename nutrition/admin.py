@@ -18,6 +18,7 @@ from .models import (
     GroceryItem,
     GroceryList,
     Household,
+    HouseholdInvitation,
     HouseholdMember,
     Ingredient,
     PlannedMeal,
@@ -77,19 +78,33 @@ class MemberInline(ReadOnlyInline):
     readonly_fields = fields
 
 
+class InvitationInline(ReadOnlyInline):
+    model = HouseholdInvitation
+    fk_name = "household"
+    fields = ["invited", "invited_by", "status", "created_at", "decided_at"]
+    readonly_fields = fields
+
+
 @admin.register(Household)
 class HouseholdAdmin(ReadOnly):
     household_path = "pk"
-    list_display = ["name", "owner", "created_at"]
-    search_fields = ["name", "owner__username"]
-    inlines = [MemberInline]
+    list_display = ["name", "people", "created_at"]
+    search_fields = ["name", "members__user__username"]
+    inlines = [MemberInline, InvitationInline]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        return super().get_queryset(request).prefetch_related("members__user")
+
+    @admin.display(description="Members")
+    def people(self, household: Household) -> str:
+        return ", ".join(m.user.get_username() for m in household.members.all())
 
 
 @admin.register(Recipe)
 class RecipeAdmin(ReadOnly):
     list_display = ["title", "household", "rating", "updated_at"]
     list_filter = ["rating"]
-    search_fields = ["title", "household__owner__username"]
+    search_fields = ["title", "household__members__user__username"]
     fields = ["household", "title", "ingredients", "instructions", "tags", "rating", "notes"]
 
 
@@ -110,7 +125,7 @@ class ItemInline(ReadOnlyInline):
 @admin.register(GroceryList)
 class GroceryListAdmin(ReadOnly):
     list_display = ["name", "household", "created_at"]
-    search_fields = ["name", "household__owner__username"]
+    search_fields = ["name", "household__members__user__username"]
     inlines = [ItemInline]
 
 

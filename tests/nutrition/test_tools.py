@@ -7,9 +7,9 @@ import pytest
 
 from coach.registry import REGISTRY
 from journal import services as journal
-from nutrition.models import GroceryItem, GroceryList, HouseholdMember, PlannedMeal, Recipe
+from nutrition.models import GroceryItem, GroceryList, PlannedMeal, Recipe
 from tests.factories import UserFactory
-from tests.nutrition.helpers import apply, call, codes, items, kitchen, preview, read
+from tests.nutrition.helpers import apply, call, codes, items, join, kitchen, preview, read
 
 pytestmark = pytest.mark.django_db
 
@@ -260,7 +260,7 @@ def test_another_households_objects_are_not_found_for_every_tool():
 def test_an_invited_member_shares_the_household():
     owner, member = UserFactory(), UserFactory()
     home, bowl, _, groceries = kitchen(owner)
-    HouseholdMember.objects.create(household=home, user=member)
+    join(member, home)
     assert '"Rice bowl"' in read(member, "recipe_list", tags=["high-carb"]).summary
     assert apply(
         member, call("grocery_push_ingredients", grocery_list_id=groceries.pk, recipe_ids=[bowl.pk])
