@@ -1,7 +1,8 @@
-"""Nutrition in Django's admin, read-only: a coach reads the households of the athletes they
-coach (their recipes, meal plans and grocery lists), the Staff group and superusers read every
-household; nobody changes anything here (changes go through the athlete's chat, where they are
-previewed, applied and undoable). Another household's object answers 404 (not in the queryset).
+"""Nutrition in Django's admin, read-only: a coach reads the households their athletes are members
+of (their members, recipes, meal plans and grocery lists), the Staff group and superusers read
+every household and its invitations; nobody changes anything here (changes go through the
+athlete's chat, where they are previewed, applied and undoable; joining is the household page's
+invitation, accepted by the person invited). Another household's object answers 404 (not in the queryset).
 A superuser may add known ingredients.
 """
 
@@ -12,6 +13,8 @@ from typing import Any
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
+
+from programs.access import is_staff_reader
 
 from .access import readable_households
 from .models import (
@@ -79,10 +82,16 @@ class MemberInline(ReadOnlyInline):
 
 
 class InvitationInline(ReadOnlyInline):
+    """The household's invitations, for staff readers only: a coach reads the food plans of their
+    athletes' household, not whom its members invited (that would tell them who has an account)."""
+
     model = HouseholdInvitation
     fk_name = "household"
-    fields = ["invited", "invited_by", "status", "created_at", "decided_at"]
+    fields = ["username", "invited", "invited_by", "status", "created_at", "decided_at"]
     readonly_fields = fields
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return _staff(request) and is_staff_reader(request.user)
 
 
 @admin.register(Household)
