@@ -50,8 +50,8 @@ DAY = datetime.timedelta(days=1)
 def invite_answer(username: str) -> str:
     """What the inviter is told, whoever the name belongs to (or nobody)."""
     return (
-        f"Invitation sent to {username!r}, if that is someone's username. They will see it on "
-        "their Household page and join only if they accept it."
+        f"Invitation sent to \u201c{username}\u201d, if that is someone's username. They will see "
+        "it on their Household page and join only if they accept it."
     )
 
 
@@ -156,6 +156,12 @@ def accept(*, user: Any, invitation_id: int) -> Household:
             raise _not_open()
         target = invitation.household
         membership = HouseholdMember.objects.filter(user=user).first()
+        if (membership and membership.household_id) != (current and current.household_id):
+            # Another of the user's own requests moved them meanwhile (a double click on two
+            # invitations): their household now is not among the locked ones.
+            raise NutritionError(
+                "CONFLICT", "Your household changed meanwhile; look again and answer again."
+            )
         if membership is not None and membership.household_id != target.pk:
             old = membership.household
             membership.delete()
