@@ -55,6 +55,8 @@ def test_inviting_adds_nobody_until_the_invited_person_accepts(client, alice):
     assert household_for(victim) is None
     assert not HouseholdMember.objects.filter(user=victim).exists()
     client.force_login(victim)
+    recipe = Recipe.objects.filter(household=household_for(alice)).first()
+    assert client.get(f"/food/recipes/{recipe.pk}/").status_code == 404  # not before accepting
     page = client.get(PAGE).content.decode()
     assert "<strong>alice</strong> invites you" in page and "alice&#x27;s household" in page
     invitation = invitation_for(victim)
