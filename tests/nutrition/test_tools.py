@@ -5,6 +5,7 @@ from decimal import Decimal
 
 import pytest
 
+from coach.engine import ToolContext, apply_calls
 from coach.registry import REGISTRY
 from journal import services as journal
 from nutrition.models import GroceryItem, GroceryList, PlannedMeal, Recipe
@@ -270,8 +271,6 @@ def test_an_invited_member_shares_the_household():
 def test_a_change_is_made_in_the_athletes_household_whoever_decided_it():
     """The spine decides who may act for the athlete (their click, or their coach's approval in
     review mode); the tool then acts with the athlete's authority, as every family's tools do."""
-    from coach.engine import ToolContext, apply_calls
-
     athlete, coach = UserFactory(), UserFactory()
     home, _, _, _ = kitchen(athlete)
     result = apply_calls(
