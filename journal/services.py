@@ -29,7 +29,9 @@ Usage (``coach.engine.apply_calls`` does this around a batch's writes)::
 from __future__ import annotations
 
 import contextvars
+import datetime
 import json
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -103,8 +105,20 @@ def capture(*, athlete: Any, summary: str = "") -> Iterator[Capture]:
         handle.change_set_id = None
 
 
+class _ExactEncoder(DjangoJSONEncoder):
+    """Django's encoder, but times keep their microseconds: Django's cuts them to milliseconds
+    (ECMA-262), so a written ``deleted_at`` never read back equal to the stored value and undoing
+    a soft delete was always refused as "changed after these changes"."""
+
+    def default(self, o: Any) -> Any:
+        if isinstance(o, datetime.datetime | datetime.time):
+            text = o.isoformat()
+            return text[:-6] + "Z" if text.endswith("+00:00") else text
+        return super().default(o)
+
+
 def _json(value: Any) -> Any:
-    return json.loads(json.dumps(value, cls=DjangoJSONEncoder))
+    return json.loads(json.dumps(value, cls=_ExactEncoder))
 
 
 def _field(model: type[models.Model], name: str) -> models.Field:
@@ -151,11 +165,22 @@ def _label(model: type[models.Model], obj: models.Model | None, object_id: int) 
     return f'{noun} "{obj}"' if obj is not None else f"{noun} {object_id}"
 
 
+_MILLISECONDS = re.compile(r"\.\d{3}(Z|[+-]\d\d:\d\d)?$")
+
+
 def _same(field: models.Field, current: Any, written: Any) -> bool:
     try:
-        return field.to_python(written) == current
+        value = field.to_python(written)
     except Exception:  # a value the field can't read back never matches
         return False
+    if (
+        isinstance(current, datetime.datetime)
+        and isinstance(written, str)
+        and _MILLISECONDS.search(written)
+    ):
+        # Recorded before times kept their microseconds (``_ExactEncoder``): milliseconds match.
+        current = current.replace(microsecond=current.microsecond // 1000 * 1000)
+    return value == current
 
 
 def _undo_one(change: Change, now: Any) -> None:

@@ -1,16 +1,19 @@
 """Who reaches a household and everything in it (the one rule for views, admin and tools).
 
-* The owner (the athlete) and the members they invited read and change it.
-* The owner's coach (the coach of any of the owner's programs) reads it; staff readers
+* Its members read and change it. Nobody becomes a member by someone else's act: a member
+  invites, the invited person accepts (``nutrition.households``).
+* A member's coach (the coach of any of that member's programs) reads it: sharing a household
+  with an athlete shares it with their coach, and the invitation says so. Staff readers
   (``programs.access.is_staff_reader``) read every household; nobody else sees anything: someone
   else's recipe, meal, list or item is a 404 on a page and NOT_FOUND for a tool, never the data.
-* An athlete gets their household on first use (``household_for(user, create=True)``).
+* Everyone gets a household of their own on first use (``household_for(user, create=True)``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet
 
 from programs.access import is_staff_reader
@@ -24,25 +27,28 @@ def _authenticated(user: Any) -> bool:
 
 
 def household_for(user: Any, *, create: bool = False) -> Household | None:
-    """The household ``user`` lives in: the one they were invited to, else their own (made on
-    demand when ``create``)."""
+    """The household ``user`` is a member of; when they are in none and ``create``, a new one of
+    their own (two requests at once make one: the membership is unique per person)."""
     if not _authenticated(user):
         return None
     membership = HouseholdMember.objects.select_related("household").filter(user=user).first()
     if membership is not None:
         return membership.household
-    household = Household.objects.filter(owner=user).first()
-    if household is None and create:
-        household, _ = Household.objects.get_or_create(
-            owner=user, defaults={"name": f"{user.get_username()}'s household"}
-        )
+    if not create:
+        return None
+    try:
+        with transaction.atomic():
+            household = Household.objects.create(name=f"{user.get_username()}'s household")
+            HouseholdMember.objects.create(household=household, user=user)
+    except IntegrityError:  # made meanwhile by another request: that one is theirs
+        return HouseholdMember.objects.select_related("household").get(user=user).household
     return household
 
 
 def may_change(user: Any, household: Household) -> bool:
     if not _authenticated(user):
         return False
-    return household.owner_id == user.pk or household.members.filter(user=user).exists()
+    return household.members.filter(user=user).exists()
 
 
 def readable_households(user: Any) -> QuerySet[Household]:
@@ -52,7 +58,7 @@ def readable_households(user: Any) -> QuerySet[Household]:
         return Household.objects.all()
     coached = Program.objects.filter(coach=user).values("athlete_id")
     return Household.objects.filter(
-        Q(owner=user) | Q(members__user=user) | Q(owner_id__in=coached)
+        Q(members__user=user) | Q(members__user_id__in=coached)
     ).distinct()
 
 

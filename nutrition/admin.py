@@ -1,7 +1,8 @@
-"""Nutrition in Django's admin, read-only: a coach reads the households of the athletes they
-coach (their recipes, meal plans and grocery lists), the Staff group and superusers read every
-household; nobody changes anything here (changes go through the athlete's chat, where they are
-previewed, applied and undoable). Another household's object answers 404 (not in the queryset).
+"""Nutrition in Django's admin, read-only: a coach reads the households their athletes are members
+of (their members, recipes, meal plans and grocery lists), the Staff group and superusers read
+every household and its invitations; nobody changes anything here (changes go through the
+athlete's chat, where they are previewed, applied and undoable; joining is the household page's
+invitation, accepted by the person invited). Another household's object answers 404 (not in the queryset).
 A superuser may add known ingredients.
 """
 
@@ -13,11 +14,14 @@ from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
+from programs.access import is_staff_reader
+
 from .access import readable_households
 from .models import (
     GroceryItem,
     GroceryList,
     Household,
+    HouseholdInvitation,
     HouseholdMember,
     Ingredient,
     PlannedMeal,
@@ -77,19 +81,39 @@ class MemberInline(ReadOnlyInline):
     readonly_fields = fields
 
 
+class InvitationInline(ReadOnlyInline):
+    """The household's invitations, for staff readers only: a coach reads the food plans of their
+    athletes' household, not whom its members invited (that would tell them who has an account)."""
+
+    model = HouseholdInvitation
+    fk_name = "household"
+    fields = ["username", "invited", "invited_by", "status", "created_at", "decided_at"]
+    readonly_fields = fields
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return _staff(request) and is_staff_reader(request.user)
+
+
 @admin.register(Household)
 class HouseholdAdmin(ReadOnly):
     household_path = "pk"
-    list_display = ["name", "owner", "created_at"]
-    search_fields = ["name", "owner__username"]
-    inlines = [MemberInline]
+    list_display = ["name", "people", "created_at"]
+    search_fields = ["name", "members__user__username"]
+    inlines = [MemberInline, InvitationInline]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        return super().get_queryset(request).prefetch_related("members__user")
+
+    @admin.display(description="Members")
+    def people(self, household: Household) -> str:
+        return ", ".join(m.user.get_username() for m in household.members.all())
 
 
 @admin.register(Recipe)
 class RecipeAdmin(ReadOnly):
     list_display = ["title", "household", "rating", "updated_at"]
     list_filter = ["rating"]
-    search_fields = ["title", "household__owner__username"]
+    search_fields = ["title", "household__members__user__username"]
     fields = ["household", "title", "ingredients", "instructions", "tags", "rating", "notes"]
 
 
@@ -110,7 +134,7 @@ class ItemInline(ReadOnlyInline):
 @admin.register(GroceryList)
 class GroceryListAdmin(ReadOnly):
     list_display = ["name", "household", "created_at"]
-    search_fields = ["name", "household__owner__username"]
+    search_fields = ["name", "household__members__user__username"]
     inlines = [ItemInline]
 
 

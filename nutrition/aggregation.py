@@ -31,13 +31,16 @@ class Line:
 
 @dataclass
 class Step:
-    """What one incoming line did: ``merged`` into ``line`` (its quantity now ``line.quantity``,
-    ``before`` the old one) or ``added`` as ``line``."""
+    """What one incoming line did: ``merged`` into ``line``, taking its quantity from ``before``
+    to ``after``, or ``added`` as ``line`` with quantity ``after``. ``before`` and ``after`` are
+    this step's own values: ``line`` is shared by every step into the same line, so
+    ``line.quantity`` is the total after the whole push, not after this step."""
 
     action: str
     line: Line
     incoming: Line
     before: Decimal | None = None
+    after: Decimal | None = None
 
 
 def _matches(existing: Line, incoming: Line) -> bool:
@@ -60,11 +63,11 @@ def aggregate(existing: list[Line], incoming: list[Line]) -> tuple[list[Line], l
         if target is None:
             added = Line(**{**vars(item), "checked": False, "key": None})
             lines.append(added)
-            steps.append(Step("added", added, item))
+            steps.append(Step("added", added, item, None, added.quantity))
         else:
             before = target.quantity
             target.quantity = before + item.quantity
-            steps.append(Step("merged", target, item, before))
+            steps.append(Step("merged", target, item, before, target.quantity))
     return lines, steps
 
 

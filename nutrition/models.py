@@ -1,8 +1,8 @@
 """Nutrition (seed 002): a household's recipes, meal plan and grocery lists, and the table of known
 ingredients every name is checked against.
 
-* A ``Household`` belongs to one athlete (``owner``); the athlete invites ``members`` who share it.
-  The athlete's coach reads it (``nutrition.access``).
+* A ``Household`` is shared by its ``members``; a member invites someone, who joins by accepting
+  (``nutrition.households``). Its members' coaches read it (``nutrition.access``).
 * Units are exactly seed 002's list (``Unit``); quantities are decimals (three places), never
   text; no unit conversion anywhere.
 * A recipe's ingredients are a JSON list of ``{"ingredient_id", "name", "quantity" (a decimal
@@ -57,21 +57,20 @@ class AllRows(models.Manager):
 
 
 class Household(models.Model):
-    owner = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="owned_household"
-    )
+    """People who share recipes, a meal plan and grocery lists: its ``members``, all equal. Nobody
+    is put in a household by someone else: a member invites (``HouseholdInvitation``), the
+    invited person joins by accepting (``nutrition.households``)."""
+
     name = models.CharField(max_length=100)
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:
         return self.name
 
-    def get_owner_object(self):
-        return self.owner
-
 
 class HouseholdMember(models.Model):
-    """Someone the owner invited; a person belongs to at most one household besides their own."""
+    """One person in one household: everyone is in at most one (their own, made on first use, or
+    the one they joined)."""
 
     household = models.ForeignKey(Household, on_delete=models.CASCADE, related_name="members")
     user = models.OneToOneField(
@@ -79,8 +78,61 @@ class HouseholdMember(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
+    class Meta:
+        ordering = ["created_at", "pk"]
+
     def __str__(self) -> str:
         return f"{self.user} in {self.household}"
+
+
+class InvitationStatus(models.TextChoices):
+    PENDING = "pending"
+    ACCEPTED = "accepted"
+    DECLINED = "declined"
+
+
+class HouseholdInvitation(models.Model):
+    """A member's invitation to the person named ``username`` to join their household; that person
+    (``invited``) accepts or declines it, and only they can. Every invitation is a row, also to a
+    name nobody uses (``invited`` is then empty and nobody ever sees it), so that inviting a known
+    and an unknown name are the same act with the same answer, and count the same towards the
+    household's daily limit. At most one is pending per household and name."""
+
+    household = models.ForeignKey(Household, on_delete=models.CASCADE, related_name="invitations")
+    username = models.CharField(max_length=150)
+    invited = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="household_invitations",
+    )
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    status = models.CharField(
+        max_length=10, choices=InvitationStatus.choices, default=InvitationStatus.PENDING
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["household", "username"],
+                condition=Q(status="pending"),
+                name="householdinvitation_one_pending",
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=InvitationStatus.values),
+                name="householdinvitation_status_valid",
+            ),
+        ]
+        indexes = [models.Index(fields=["household", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.username} to {self.household} ({self.status})"
 
 
 class Ingredient(models.Model):

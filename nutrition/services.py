@@ -13,7 +13,6 @@ import datetime
 from decimal import Decimal
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from journal import services as journal
@@ -24,7 +23,6 @@ from .models import (
     GroceryItem,
     GroceryList,
     Household,
-    HouseholdMember,
     Ingredient,
     PlannedMeal,
     Recipe,
@@ -221,11 +219,13 @@ def push_ingredients(*, grocery_list: GroceryList, incoming: list[Line]) -> list
         if step.action == "merged":  # into a stored item, or one this push just added
             item = items[line.key]
             before = item.quantity
-            item.quantity = line.quantity
+            item.quantity = step.after
             item.save(update_fields=["quantity"])
             journal.updated(item, {"quantity": before})
         elif step.action == "added":
-            item = _new_item(grocery_list, line, source_recipe_id=line.source_recipe_id)
+            # As this step added it: a later step of the push may merge more into it.
+            added = Line(**{**vars(line), "quantity": step.after})
+            item = _new_item(grocery_list, added, source_recipe_id=line.source_recipe_id)
             line.key = item.pk
             items[item.pk] = item
     return steps
@@ -261,29 +261,3 @@ def item_set_checked(*, item: GroceryItem, checked: bool) -> bool:
     item.save(update_fields=["checked"])
     journal.updated(item, {"checked": not checked})
     return True
-
-
-# --- the household -------------------------------------------------------------------------------
-
-
-def member_invite(*, household: Household, username: str) -> HouseholdMember:
-    """The owner invites someone by username: they share the household's recipes, meal plan and
-    lists from then on. A person lives in one household besides their own (the invited one wins)."""
-    user = get_user_model().objects.filter(username=username.strip()).first()
-    if user is None:
-        raise NutritionError(
-            "NOT_FOUND", f"There is no user named {username.strip()!r}.", "username"
-        )
-    if user.pk == household.owner_id:
-        raise NutritionError(
-            "VALIDATION_ERROR", "You are already in your own household.", "username"
-        )
-    if HouseholdMember.objects.filter(user=user).exists():
-        raise NutritionError(
-            "VALIDATION_ERROR", f"{user.get_username()} already belongs to a household.", "username"
-        )
-    return HouseholdMember.objects.create(household=household, user=user)
-
-
-def member_remove(*, household: Household, member_id: int) -> None:
-    HouseholdMember.objects.filter(household=household, pk=member_id).delete()

@@ -2,7 +2,7 @@
 
 Views are thin: find the household the user may read (their own; ``?household=ID`` for a coach or
 staff reading an athlete's), else 404, never someone else's data; writes (ticking an item) only
-for the household's own people (the owner and invited members). A tick is an htmx POST that swaps
+for the household's members. Joining and leaving are each person's own act (``households``). A tick is an htmx POST that swaps
 the item's row; without JavaScript the form posts and the page reloads.
 """
 
@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import datetime
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
-from . import selectors, services
+from . import households, selectors, services
 from .access import household_for, may_change, readable_households
 from .aggregation import quantity_text
 from .models import GroceryItem, GroceryList, Household, MealType, Recipe
@@ -147,27 +148,71 @@ def item_toggle(request: HttpRequest, item_id: int) -> HttpResponse:
     return render(request, "nutrition/list.html#item", context)
 
 
+def _invitation_id(request: HttpRequest) -> int:
+    raw = request.POST.get("invitation", "")
+    if not raw.isdigit():
+        raise Http404("No such invitation.")
+    return int(raw)
+
+
+def _household_post(request: HttpRequest) -> HttpResponse:
+    """The viewer's own acts, on their own household and invitations only (a ``?household=`` in
+    the address is ignored here): invite, accept, decline, leave. Someone else's invitation, or
+    one no longer open, is a 404."""
+    action = request.POST.get("action", "")
+    try:
+        if action == "invite":
+            answer = households.invite(by=request.user, username=request.POST.get("username", ""))
+            messages.success(request, answer)
+        elif action == "accept":
+            joined = households.accept(user=request.user, invitation_id=_invitation_id(request))
+            messages.success(request, f"You joined {joined.name}.")
+        elif action == "decline":
+            households.decline(user=request.user, invitation_id=_invitation_id(request))
+            messages.success(request, "Invitation declined.")
+        elif action == "leave":
+            left = households.leave(user=request.user)
+            messages.success(
+                request,
+                f"You left {left.name}; its recipes, meal plans and grocery lists stay with its "
+                "other members.",
+            )
+        else:
+            raise Http404("Unknown action.")
+    except services.NutritionError as exc:
+        if exc.code == "NOT_FOUND" and action in ("accept", "decline"):
+            raise Http404(exc.message) from None
+        if action == "invite":  # the typed name stays in the box
+            return _household_page(
+                request, error=exc.message, typed=request.POST.get("username", ""), status=422
+            )
+        messages.error(request, exc.message)
+    return redirect("nutrition:household")
+
+
+def _household_page(
+    request: HttpRequest, *, error: str = "", typed: str = "", status: int = 200
+) -> HttpResponse:
+    home = _household(request) if request.method == "GET" else household_for(request.user)
+    own = request.method != "GET" or not request.GET.get("household")
+    members = list(home.members.select_related("user")) if home else []
+    context = _context(
+        request,
+        home,
+        members=members,
+        own=own,
+        invitations=households.pending_for(request.user) if own else [],
+        may_leave=own and len(members) > 1,
+        error=error,
+        typed=typed,
+    )
+    return render(request, "nutrition/household.html", context, status=status)
+
+
 @login_required
 def household(request: HttpRequest) -> HttpResponse:
-    """Who shares the household; its owner invites people by username and removes them."""
-    home = _household(request)
-    if home is None and request.method == "POST":
-        home = household_for(request.user, create=True)
-    owner = home is not None and home.owner_id == request.user.pk
-    error = ""
+    """Who shares the household, the invitations waiting for the viewer's answer, and the
+    viewer's own acts: invite someone, accept or decline an invitation, leave."""
     if request.method == "POST":
-        if not owner:
-            raise Http404("Not found.")
-        if "remove" in request.POST:
-            member = request.POST.get("remove", "")
-            if member.isdigit():
-                services.member_remove(household=home, member_id=int(member))
-            return redirect("nutrition:household")
-        try:
-            services.member_invite(household=home, username=request.POST.get("username", ""))
-            return redirect("nutrition:household")
-        except services.NutritionError as exc:
-            error = exc.message
-    members = list(home.members.select_related("user")) if home else []
-    context = _context(request, home, members=members, owner=owner, error=error)
-    return render(request, "nutrition/household.html", context, status=422 if error else 200)
+        return _household_post(request)
+    return _household_page(request)

@@ -38,9 +38,13 @@ def _guarded(run: Callable[..., Outcome]) -> Callable[..., Outcome]:
 
 
 def household(ctx: ToolContext) -> Household:
-    """The household the change is for, refusing an acting user who isn't one of its people."""
+    """The household of the athlete the change is for: the athlete's authority counts, as for
+    every family's tools. Who may decide the athlete's batch is settled by the proposal spine
+    before any tool runs (the athlete's own click, or their coach approving it in review mode,
+    ``chat.access``), so the acting user (``ctx.user``, the coach when approving) is never asked
+    to be one of the household's people: checking it refused every approved nutrition change."""
     found = household_for(ctx.athlete, create=True)
-    if not may_change(ctx.user or ctx.athlete, found):
+    if not may_change(ctx.athlete, found):
         raise services.NutritionError(
             "PERMISSION_DENIED", "Only the household's own people can change its food plans."
         )
@@ -209,8 +213,9 @@ def grocery_push_ingredients(*, ctx: ToolContext, args: a.GroceryPushIngredients
 
 
 def _step_text(step: Any) -> str:
+    """The line as this step left it (its own ``after``, not the push's final total)."""
     line = step.line
-    return line_text(line.quantity, line.unit, line.name, line.prep_state)
+    return line_text(step.after, line.unit, line.name, line.prep_state)
 
 
 def _push_detail(list_name: str, step: Any) -> dict[str, Any]:
@@ -228,7 +233,7 @@ def _push_detail(list_name: str, step: Any) -> dict[str, Any]:
             {
                 "field": "quantity",
                 "oldValue": quantity_text(step.before),
-                "newValue": quantity_text(line.quantity),
+                "newValue": quantity_text(step.after),
             }
         ],
     )

@@ -304,3 +304,9 @@ EMAIL_HOST_USER = _EMAIL.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = _EMAIL.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = _EMAIL.get("EMAIL_USE_TLS", False)
 EMAIL_USE_SSL = _EMAIL.get("EMAIL_USE_SSL", False)
+
+# --- Limits: household invitations (issue 18 item 1) ---
+# How many invitations one household may send in any 24 hours (0: no limit). Every invitation
+# counts, to a name in use or not, so the limit tells nothing about who has an account; a re-invite
+# of someone whose invitation is still waiting is not a new one.
+HOUSEHOLD_INVITATIONS_PER_DAY = env_int("HOUSEHOLD_INVITATIONS_PER_DAY", 20)

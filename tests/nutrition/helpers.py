@@ -8,10 +8,10 @@ from typing import Any
 
 from coach.engine import ToolContext, apply_calls, execute_read, preview_calls
 from coach.toolcalls import ToolCall
-from nutrition import services
+from nutrition import households, services
 from nutrition.access import household_for
 from nutrition.aggregation import quantity_text
-from nutrition.models import GroceryItem
+from nutrition.models import GroceryItem, HouseholdInvitation
 
 _ids = itertools.count(1)
 
@@ -74,3 +74,17 @@ def items(grocery_list) -> list[tuple[str, str, str, str]]:
         (i.name, quantity_text(i.quantity), i.unit, i.prep_state)
         for i in GroceryItem.objects.filter(grocery_list=grocery_list).order_by("pk")
     ]
+
+
+def first_member(household):
+    """The person whose household it first was (its earliest member)."""
+    return household.members.select_related("user").first().user
+
+
+def join(person, household):
+    """``person`` joins ``household`` the only way there is: invited by a member, they accept."""
+    households.invite(by=first_member(household), username=person.get_username())
+    invitation = HouseholdInvitation.objects.get(
+        household=household, invited=person, status="pending"
+    )
+    households.accept(user=person, invitation_id=invitation.pk)

@@ -5,9 +5,10 @@ import pytest
 from django.contrib.auth.models import Group
 from django.urls import reverse
 
+from nutrition import households
 from programs.access import STAFF_GROUP
 from tests.factories import CoachFactory, ProgramFactory, UserFactory
-from tests.nutrition.helpers import kitchen
+from tests.nutrition.helpers import first_member, kitchen
 
 pytestmark = pytest.mark.django_db
 
@@ -44,5 +45,17 @@ def test_staff_read_everything_and_athletes_cannot_open_it(client, two_homes):
     client.force_login(reader)
     for obj in (home, other):
         assert client.get(change_url(obj)).status_code == 200
-    client.force_login(home.owner)
+    client.force_login(first_member(home))
     assert client.get(reverse("admin:nutrition_recipe_changelist")).status_code == 302
+
+
+def test_the_household_page_lists_members_and_only_staff_see_its_invitations(client, two_homes):
+    coach, (home, _, _, _), _ = two_homes
+    households.invite(by=first_member(home), username="someone-else")
+    client.force_login(coach)
+    page = client.get(change_url(home)).content.decode()
+    assert first_member(home).get_username() in page and "someone-else" not in page
+    reader = CoachFactory()
+    reader.groups.add(Group.objects.get_or_create(name=STAFF_GROUP)[0])
+    client.force_login(reader)
+    assert "someone-else" in client.get(change_url(home)).content.decode()
