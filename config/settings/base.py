@@ -322,3 +322,16 @@ IMPORT_MAX_ROWS = env_int("IMPORT_MAX_ROWS", 10_000)
 IMPORT_MAX_POINTS = env_int("IMPORT_MAX_POINTS", 100_000)
 IMPORT_EARLIEST_DATE = env_str("IMPORT_EARLIEST_DATE", "1970-01-01")
 IMPORT_FUTURE_DAYS = env_int("IMPORT_FUTURE_DAYS", 1)
+# Every upload passes config.uploads.UploadLimitHandler first; bodies above UPLOAD_MAX_MB are
+# refused before they are read by config.uploads.body_limit_middleware (WSGI) and
+# config.uploads.BodyLimit (wrapping the ASGI application in config/asgi.py).
+FILE_UPLOAD_HANDLERS = [
+    "config.uploads.UploadLimitHandler",
+    "django.core.files.uploadhandler.MemoryFileUploadHandler",
+    "django.core.files.uploadhandler.TemporaryFileUploadHandler",
+]
+# Before CSRF, the first middleware that reads a body.
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("django.middleware.csrf.CsrfViewMiddleware"),
+    "config.uploads.body_limit_middleware",
+)
