@@ -316,7 +316,7 @@ IMPORT_MAX_FILES = env_int("IMPORT_MAX_FILES", 50)
 # worker: its size after gunzip (expanded in chunks and stopped at the cap), its CSV rows, its
 # track points (GPX/TCX trackpoints; FIT records, sessions and sleep levels; 100,000 is 27 hours
 # at one a second), and its dates (from IMPORT_EARLIEST_DATE to today + IMPORT_FUTURE_DAYS; a
-# date outside refuses the file, which names the row).
+# date outside refuses the file, which names the line or record).
 IMPORT_FILE_MAX_MB = env_int("IMPORT_FILE_MAX_MB", 50)
 IMPORT_MAX_ROWS = env_int("IMPORT_MAX_ROWS", 10_000)
 IMPORT_MAX_POINTS = env_int("IMPORT_MAX_POINTS", 100_000)

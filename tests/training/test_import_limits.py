@@ -133,7 +133,7 @@ def test_a_file_past_the_point_cap_is_refused_before_it_is_parsed(
     )
 
 
-def test_dates_before_1970_or_after_tomorrow_refuse_the_file_naming_the_row(athlete):
+def test_dates_before_1970_or_after_tomorrow_refuse_the_file_naming_the_line(athlete):
     today = timezone.now().date()
     tomorrow, later = today + datetime.timedelta(days=1), today + datetime.timedelta(days=2)
     report = import_files(
@@ -147,10 +147,10 @@ def test_dates_before_1970_or_after_tomorrow_refuse_the_file_naming_the_row(athl
     )
     assert report.files[0].activities == 1
     assert report.files[1].error == (
-        f"row 3: the date {later} ('Run 0') is outside 1970-01-01 to {tomorrow}; correct it "
+        f"line 4: the date {later} ('Run 0') is outside 1970-01-01 to {tomorrow}; correct it "
         "(or the device's clock) and import the file again"
     )
-    assert report.files[2].error.startswith("row 1: the date 1969-12-31 ('Run 0') is outside")
+    assert report.files[2].error.startswith("line 2: the date 1969-12-31 ('Run 0') is outside")
     assert report.files[3].error.startswith("activity 1: the date 2033-01-02 ('Morning Run')")
     assert Activity.objects.filter(athlete=athlete).count() == 1
 
@@ -159,7 +159,7 @@ def test_a_sleep_night_in_the_future_is_refused(athlete):
     report = import_files(
         athlete=athlete, files=[("sleep.csv", files.sleep_csv(["2031-05-01,480,80,50,60"]))]
     )
-    assert report.files[0].error.startswith("row 1: the date 2031-05-01 is outside 1970-01-01")
+    assert report.files[0].error.startswith("line 2: the date 2031-05-01 is outside 1970-01-01")
 
 
 def test_the_command_refuses_a_file_over_the_cap_without_reading_it(

@@ -6,7 +6,7 @@ CSV rows are capped where they are read (``csv_common.rows``). Every limit is a 
 
 Dates outside ``IMPORT_EARLIEST_DATE`` … today + ``IMPORT_FUTURE_DAYS`` refuse the whole file
 (files are all or nothing): such a date is nearly always a wrong date format or device clock, and
-importing the rest would hide it.
+importing the rest would hide it. The error names the line (CSV) or the record.
 """
 
 from __future__ import annotations
@@ -155,13 +155,13 @@ def check_dates(parsed: Parsed) -> None:
     ``IMPORT_FUTURE_DAYS``."""
     earliest = datetime.date.fromisoformat(settings.IMPORT_EARLIEST_DATE)
     latest = timezone.now().date() + datetime.timedelta(days=settings.IMPORT_FUTURE_DAYS)
-    word = "row" if parsed.format.endswith("-csv") else "activity"
+    csv = parsed.format.endswith("-csv")  # one record a line after the header, as its parser
     dated = [
-        (f"{word} {n}", a.start.date() if a.start else a.day, a.name)
+        (f"line {n + 1}" if csv else f"activity {n}", a.start.date() if a.start else a.day, a.name)
         for n, a in enumerate(parsed.activities, start=1)
     ]
     dated += [
-        (f"{'row' if word == 'row' else 'sleep record'} {n}", s.night, "")
+        (f"line {n + 1}" if csv else f"sleep record {n}", s.night, "")
         for n, s in enumerate(parsed.sleep, start=1)
     ]
     for where, day, name in dated:
