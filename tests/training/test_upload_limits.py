@@ -4,6 +4,8 @@ while the other files of the upload import."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from asgiref.sync import async_to_sync
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -83,7 +85,7 @@ def _serve(scope: dict, *, chunks: int, chunk_size: int) -> tuple[int, list[dict
     async def receive():
         nonlocal pulled
         if pulled >= chunks * chunk_size:
-            return {"type": "http.disconnect"}
+            await asyncio.Future()  # the client stays connected until the response is sent
         pulled += chunk_size
         return {
             "type": "http.request",
@@ -124,6 +126,21 @@ def test_asgi_stops_reading_a_body_without_content_length_once_it_passes_the_lim
     assert pulled <= MIB + 256 * 1024
     assert sent[0]["status"] == 413
     assert "This upload is larger than 1 MB" in sent[1]["body"].decode()
+
+
+def test_asgi_passes_a_body_within_the_limit_on_to_django():
+    pulled, sent = _serve(
+        _scope(
+            [
+                (b"content-length", str(2 * 64 * 1024).encode()),
+                (b"content-type", b"application/x-www-form-urlencoded"),
+            ]
+        ),
+        chunks=2,
+        chunk_size=64 * 1024,
+    )
+    assert pulled == 2 * 64 * 1024
+    assert sent[0]["status"] == 403  # Django read it all and its CSRF check answered
 
 
 class Recorder(FileUploadHandler):
