@@ -3,4 +3,11 @@ import os
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
-application = get_asgi_application()
+django_application = get_asgi_application()
+
+# Imported once Django is set up: the body limit reads settings (config/uploads.py).
+from config.uploads import BodyLimit  # noqa: E402
+
+# Request bodies over UPLOAD_MAX_MB are refused here, before Django's handler reads (and spools
+# to disk) the whole body ahead of any view.
+application = BodyLimit(django_application)

@@ -6,12 +6,15 @@ page's Celery task and the tests all call ``import_files`` (or ``import_job_run`
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from django.conf import settings
+from django.core.files.uploadedfile import UploadedFile
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
+from config import uploads
 from programs import workout_log
 
 from .importers import FileFormatError, Parsed, parse_file
@@ -175,7 +178,7 @@ def import_file(*, athlete, profile: AthleteProfile, name: str, data: bytes) -> 
 def import_files(
     *,
     athlete,
-    files: list[tuple[str, bytes]],
+    files: Iterable[tuple[str, bytes]],
     on_file: Callable[[FileResult], None] | None = None,
 ) -> ImportReport:
     profile = profile_for(athlete=athlete)
@@ -190,33 +193,53 @@ def import_files(
 
 # --- upload jobs --------------------------------------------------------------------------------
 
-MAX_UPLOAD_FILES = 50
-MAX_UPLOAD_BYTES = 25 * 1024 * 1024
-MAX_UPLOAD_TOTAL = 200 * 1024 * 1024
+
+def _size(data: bytes | UploadedFile) -> int:
+    return len(data) if isinstance(data, bytes) else data.size
 
 
-def import_job_create(*, athlete, files: list[tuple[str, bytes]]) -> ImportJob:
-    """Store the uploaded files; the caller queues ``training.tasks.import_job`` on commit."""
-    if not files:
+def _read(data: bytes | UploadedFile) -> bytes:
+    return data if isinstance(data, bytes) else data.read()
+
+
+def import_job_create(
+    *,
+    athlete,
+    files: list[tuple[str, bytes | UploadedFile]],
+    refused: list[tuple[str, str]] = (),
+) -> ImportJob:
+    """Store the uploaded files, one at a time, and a failed line for each file refused at upload
+    (``(name, reason)``, e.g. too large) or here: a refused file fails alone, the others import.
+    The caller queues ``training.tasks.import_job`` on commit."""
+    if not files and not refused:
         raise ValueError("Choose at least one file.")
-    if len(files) > MAX_UPLOAD_FILES:
-        raise ValueError(f"{len(files)} files is too many: at most {MAX_UPLOAD_FILES} at once.")
-    for name, data in files:
-        if len(data) > MAX_UPLOAD_BYTES:
-            raise ValueError(f"{name} is larger than {MAX_UPLOAD_BYTES // (1024 * 1024)} MB.")
-    if sum(len(data) for _, data in files) > MAX_UPLOAD_TOTAL:
-        raise ValueError(f"The files add up to more than {MAX_UPLOAD_TOTAL // (1024 * 1024)} MB.")
+    count = len(files) + len(refused)
+    if count > settings.IMPORT_MAX_FILES:
+        raise ValueError(
+            f"{count} files is too many: at most {settings.IMPORT_MAX_FILES} at once; "
+            "upload the rest in another go."
+        )
     with transaction.atomic():
         job = ImportJob.objects.create(athlete=athlete)
-        ImportFile.objects.bulk_create(
-            ImportFile(job=job, name=name[:255], data=data) for name, data in files
-        )
+        for name, reason in refused:
+            _refuse(job, name, reason)
+        for name, data in files:
+            if _size(data) > settings.UPLOAD_FILE_MAX_MB * 1024 * 1024:
+                _refuse(job, name, uploads.file_too_large_message())
+            else:
+                ImportFile.objects.create(job=job, name=name[:255], data=_read(data))
     return job
+
+
+def _refuse(job: ImportJob, name: str, reason: str) -> None:
+    line = FileResult(name=name, error=reason).line
+    ImportFile.objects.create(job=job, name=name[:255], data=b"", done=True, message=line)
 
 
 def import_job_run(*, job_id: int) -> ImportJob:
     """Import a job's files once: the job is claimed under a lock (a second run finds it taken);
-    each file records its line as soon as it is done, so the page can show progress."""
+    each file records its line as soon as it is done, so the page can show progress. One file's
+    bytes are loaded at a time."""
     with transaction.atomic():
         job = ImportJob.objects.select_for_update().get(pk=job_id)
         if job.status != ImportStatus.QUEUED:
@@ -226,12 +249,18 @@ def import_job_run(*, job_id: int) -> ImportJob:
     athlete = job.athlete
     profile = profile_for(athlete=athlete)
     report = ImportReport()
-    for upload in job.files.filter(done=False).order_by("pk"):
-        result = import_file(
-            athlete=athlete, profile=profile, name=upload.name, data=bytes(upload.data)
-        )
+    for pk, name, done, ok, message in job.files.order_by("pk").values_list(
+        "pk", "name", "done", "ok", "message"
+    ):
+        if done:  # refused at upload
+            if not ok:
+                report.files.append(FileResult(name=name, error=message))
+            continue
+        data = bytes(ImportFile.objects.values_list("data", flat=True).get(pk=pk))
+        result = import_file(athlete=athlete, profile=profile, name=name, data=data)
+        del data
         report.files.append(result)
-        ImportFile.objects.filter(pk=upload.pk).update(
+        ImportFile.objects.filter(pk=pk).update(
             done=True, ok=result.ok, message=result.line, data=b""
         )
     job.status = ImportStatus.DONE

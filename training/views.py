@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime
 
+from django.conf import settings
 from django.contrib import messages as flash
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -17,6 +18,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from config import uploads
 from programs import workout_log
 
 from . import selectors, services
@@ -122,11 +124,13 @@ def profile_settings(request: HttpRequest) -> HttpResponse:
 def import_upload(request: HttpRequest) -> HttpResponse:
     error = ""
     if request.method == "POST":
-        uploads = request.FILES.getlist("files")
+        files = request.FILES.getlist("files")
         try:
             with transaction.atomic():
                 job = import_job_create(
-                    athlete=request.user, files=[(f.name, f.read()) for f in uploads]
+                    athlete=request.user,
+                    files=[(f.name, f) for f in files],
+                    refused=uploads.refused_files(request),
                 )
                 transaction.on_commit(lambda: import_job.delay(job.pk))
         except ValueError as exc:
@@ -137,7 +141,13 @@ def import_upload(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "training/import.html",
-        {"error": error, "jobs": jobs},
+        {
+            "error": error,
+            "jobs": jobs,
+            "max_files": settings.IMPORT_MAX_FILES,
+            "file_mb": settings.UPLOAD_FILE_MAX_MB,
+            "upload_mb": settings.UPLOAD_MAX_MB,
+        },
         status=422 if error else 200,
     )
 

@@ -310,3 +310,34 @@ EMAIL_USE_SSL = _EMAIL.get("EMAIL_USE_SSL", False)
 # counts, to a name in use or not, so the limit tells nothing about who has an account; a re-invite
 # of someone whose invitation is still waiting is not a new one.
 HOUSEHOLD_INVITATIONS_PER_DAY = env_int("HOUSEHOLD_INVITATIONS_PER_DAY", 20)
+
+# --- Limits: uploads and imports (issue 18 item 5) ---
+# What one request may upload: its whole body (refused on Content-Length before it is read, and
+# counted as it streams in, by config/uploads.py under ASGI and WSGI alike) and each file in it
+# (a bigger file fails alone with its reason; the other files of the upload still import).
+UPLOAD_MAX_MB = env_int("UPLOAD_MAX_MB", 100)
+UPLOAD_FILE_MAX_MB = env_int("UPLOAD_FILE_MAX_MB", 25)
+IMPORT_MAX_FILES = env_int("IMPORT_MAX_FILES", 50)
+# What one imported file may hold (training/importers/limits.py), so that no file can exhaust a
+# worker: its size after gunzip (expanded in chunks and stopped at the cap), its CSV rows, its
+# track points (GPX/TCX trackpoints; FIT records, sessions and sleep levels; 100,000 is 27 hours
+# at one a second), and its dates (from IMPORT_EARLIEST_DATE to today + IMPORT_FUTURE_DAYS; a
+# date outside refuses the file, which names the line or record).
+IMPORT_FILE_MAX_MB = env_int("IMPORT_FILE_MAX_MB", 50)
+IMPORT_MAX_ROWS = env_int("IMPORT_MAX_ROWS", 10_000)
+IMPORT_MAX_POINTS = env_int("IMPORT_MAX_POINTS", 100_000)
+IMPORT_EARLIEST_DATE = env_str("IMPORT_EARLIEST_DATE", "1970-01-01")
+IMPORT_FUTURE_DAYS = env_int("IMPORT_FUTURE_DAYS", 1)
+# Every upload passes config.uploads.UploadLimitHandler first; bodies above UPLOAD_MAX_MB are
+# refused before they are read by config.uploads.body_limit_middleware (WSGI) and
+# config.uploads.BodyLimit (wrapping the ASGI application in config/asgi.py).
+FILE_UPLOAD_HANDLERS = [
+    "config.uploads.UploadLimitHandler",
+    "django.core.files.uploadhandler.MemoryFileUploadHandler",
+    "django.core.files.uploadhandler.TemporaryFileUploadHandler",
+]
+# Before CSRF, the first middleware that reads a body.
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("django.middleware.csrf.CsrfViewMiddleware"),
+    "config.uploads.body_limit_middleware",
+)

@@ -1,12 +1,11 @@
 """One module per file format; ``parse_file`` picks the format from the name and the first bytes
-or the CSV header, and returns plain records or raises ``FileFormatError``."""
+or the CSV header, and returns plain records or raises ``FileFormatError``. Before any parser
+runs, ``limits`` checks what the file may hold (its size unzipped, its points) and afterwards the
+dates it carries; CSV rows are capped as they are read."""
 
 from __future__ import annotations
 
-import gzip
-import io
-
-from . import fit, garmin_csv, gpx, spotter_csv, strava_csv, tcx
+from . import fit, garmin_csv, gpx, limits, spotter_csv, strava_csv, tcx
 from .base import ActivityData, FileFormatError, Parsed, SleepData
 from .csv_common import header
 
@@ -35,34 +34,27 @@ def _csv_parser(data: bytes):
     )
 
 
-MAX_UNZIPPED = 100 * 1024 * 1024
-
-
-def _gunzip(name: str, data: bytes) -> bytes:
-    """A ``.gz`` file (Strava's export gzips its FIT, GPX and TCX files), at most 100 MB."""
-    try:
-        with gzip.GzipFile(fileobj=io.BytesIO(data)) as stream:
-            out = stream.read(MAX_UNZIPPED + 1)
-    except (OSError, EOFError) as exc:
-        raise FileFormatError(f"not a readable gzip file ({exc})", where="file") from exc
-    if len(out) > MAX_UNZIPPED:
-        raise FileFormatError("unzips to more than 100 MB", where="file")
-    return out
-
-
 def parse_file(name: str, data: bytes) -> Parsed:
+    limits.check_size(len(data))
     if name.lower().endswith(".gz"):
-        data = _gunzip(name, data)
+        data = limits.gunzip(data)
         name = name[:-3]
+    parsed = _parse(name, data)
+    limits.check_dates(parsed)
+    return parsed
+
+
+def _parse(name: str, data: bytes) -> Parsed:
     lower = name.lower()
-    if not data.strip():
+    if not data or data.isspace():  # no stripped copy of a large file
         raise FileFormatError("the file is empty", where="file")
     if lower.endswith(".fit") or data[8:12] == b".FIT":
+        limits.check_fit_points(data)
         return fit.parse(name, data)
     if lower.endswith(".gpx"):
-        return gpx.parse(name, data)
+        return _xml(gpx, "gpx", name, data)
     if lower.endswith(".tcx"):
-        return tcx.parse(name, data)
+        return _xml(tcx, "tcx", name, data)
     if lower.endswith(".csv"):
         parsed = _csv_parser(data)(name, data)
         if not parsed.activities and not parsed.sleep:
@@ -70,7 +62,12 @@ def parse_file(name: str, data: bytes) -> Parsed:
         return parsed
     head = data.lstrip()[:400]
     if head.startswith(b"<") and b"<gpx" in head:
-        return gpx.parse(name, data)
+        return _xml(gpx, "gpx", name, data)
     if head.startswith(b"<") and b"TrainingCenterDatabase" in head:
-        return tcx.parse(name, data)
+        return _xml(tcx, "tcx", name, data)
     raise FileFormatError(f"unknown file type; Spotter reads {FORMATS}", where="file")
+
+
+def _xml(module, kind: str, name: str, data: bytes) -> Parsed:
+    limits.check_xml_points(data, kind)
+    return module.parse(name, data)

@@ -6,19 +6,40 @@ import csv
 import datetime
 import io
 
+from django.conf import settings
+
 from .base import FileFormatError
 
 
 def rows(data: bytes) -> list[list[str]]:
-    """All rows of a CSV file (UTF-8 with or without BOM, else Latin-1; comma, semicolon or
-    tab)."""
+    """All non-empty rows of a CSV file (UTF-8 with or without BOM, else Latin-1; comma,
+    semicolon or tab), decoded as they are read and stopped past ``IMPORT_MAX_ROWS`` data rows
+    (plus the header), so an oversized file is refused before it fills memory."""
     try:
-        text = data.decode("utf-8-sig")
+        return _rows(data, "utf-8-sig")
     except UnicodeDecodeError:
-        text = data.decode("latin-1")
-    first = text.split("\n", 1)[0]
+        return _rows(data, "latin-1")
+
+
+def _rows(data: bytes, encoding: str) -> list[list[str]]:
+    cap = settings.IMPORT_MAX_ROWS
+    text = io.TextIOWrapper(io.BytesIO(data), encoding=encoding, newline="")
+    first = text.readline()
     delimiter = max(",;\t", key=first.count)
-    return [row for row in csv.reader(io.StringIO(text), delimiter=delimiter) if any(row)]
+    text.seek(0)
+    table: list[list[str]] = []
+    reader = csv.reader(text, delimiter=delimiter)
+    for row in reader:
+        if not any(row):
+            continue
+        if len(table) > cap:
+            raise FileFormatError(
+                f"has more than {cap:,} rows; split it into files of at most {cap:,} rows "
+                "and import each",
+                where=f"line {reader.line_num}",
+            )
+        table.append(row)
+    return table
 
 
 def header(data: bytes) -> list[str]:

@@ -5,6 +5,8 @@ from pathlib import Path
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
+from training.importers import FileFormatError
+from training.importers.limits import check_size
 from training.imports import import_files
 
 
@@ -23,15 +25,20 @@ class Command(BaseCommand):
         user = get_user_model().objects.filter(username=athlete).first()
         if user is None:
             raise CommandError(f"No user named {athlete!r}.")
-        files = []
         unreadable = []
-        for path in paths:
-            try:
-                files.append((Path(path).name, Path(path).read_bytes()))
-            except OSError as exc:
-                unreadable.append(f"{Path(path).name}: FAILED cannot be read ({exc.strerror})")
+
+        def files():  # read one at a time, each checked for size before it is read
+            for path in map(Path, paths):
+                try:
+                    check_size(path.stat().st_size)
+                    yield path.name, path.read_bytes()
+                except OSError as exc:
+                    unreadable.append(f"{path.name}: FAILED cannot be read ({exc.strerror})")
+                except FileFormatError as exc:
+                    unreadable.append(f"{path.name}: FAILED {exc}")
+
         report = import_files(
-            athlete=user, files=files, on_file=lambda result: self.stdout.write(result.line)
+            athlete=user, files=files(), on_file=lambda result: self.stdout.write(result.line)
         )
         for line in unreadable:
             self.stdout.write(line)
