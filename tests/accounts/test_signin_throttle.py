@@ -7,8 +7,10 @@ LOGIN_LOCKOUT_MINUTES (15) lock the account, and the address, until that long af
 from datetime import timedelta
 
 import pytest
+from asgiref.sync import async_to_sync
 from axes.models import AccessAttempt
 from django.db.models import F
+from django.test import AsyncClient
 from django.urls import reverse
 
 from tests.factories import CoachFactory, UserFactory
@@ -176,3 +178,24 @@ def test_the_lock_page_echoes_no_markup_and_offers_the_password_reset(client):
     html = response.content.decode()
     assert "<b>ana</b>" not in html
     assert reverse("password_reset") in html
+
+
+def test_under_asgi_as_in_production_the_lock_page_is_the_same():
+    """bin/serve runs ASGI, where axes' middleware calls the lock page without the view's response
+    and without the credentials: the page still counts the minutes from the form's username."""
+    UserFactory(username="ana")
+    statuses, refused = async_to_sync(_sign_in_async)("ana")
+    assert statuses == [200, 200, 200, 200, 429]
+    assert refused.status_code == 429
+    assert MESSAGE.format(15) in refused.content.decode()
+    assert refused.cookies.get("sessionid") is None or not refused.cookies["sessionid"].value
+
+
+async def _sign_in_async(username: str):
+    client = AsyncClient()
+    statuses = []
+    for _ in range(5):
+        response = await client.post(LOGIN, {"username": username, "password": "wrong"})
+        statuses.append(response.status_code)
+    refused = await client.post(LOGIN, {"username": username, "password": PASSWORD})
+    return statuses, refused
