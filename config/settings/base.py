@@ -26,6 +26,7 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 from config import embedded_redis
+from config.listen import DEV_SECRET_KEY
 
 from .email import email_settings
 from .environ_helpers import env_bool, env_float, env_int, env_str
@@ -34,7 +35,7 @@ BASE_DIR = Path(__file__).resolve().parent.parent.parent
 VAR_DIR = Path(env_str("SPOTTER_VAR_DIR", str(BASE_DIR / "var")))
 VAR_DIR.mkdir(parents=True, exist_ok=True)
 
-SECRET_KEY = env_str("DJANGO_SECRET_KEY", "dev-only-insecure-key-change-me")
+SECRET_KEY = env_str("DJANGO_SECRET_KEY", DEV_SECRET_KEY)
 DEBUG = env_bool("DJANGO_DEBUG", False)
 ALLOWED_HOSTS = [
     h for h in env_str("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",") if h
