@@ -338,7 +338,9 @@ AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # each on its own: the acc
 AXES_RESET_ON_SUCCESS = False
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_LOCKOUT_CALLABLE = "config.signin_throttle.lockout_response"
-AXES_HTTP_RESPONSE_CODE = 429
+# The database, not the cache: each process has a cache of its own (locmem), so a lock kept there
+# would hold in one web process only; the lock page reads these records for its countdown.
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
 # The address is REMOTE_ADDR, whatever headers the client sends (and whether or not django-ipware
 # is installed). Behind a proxy, list it in FORWARDED_ALLOW_IPS: the server (uvicorn) then puts the
 # client's address, from X-Forwarded-For, in REMOTE_ADDR; otherwise every client would share the
