@@ -1,6 +1,7 @@
 """gunicorn's configuration for ``bin/serve``: uvicorn workers running ``config.asgi``.
 
-Environment: ``HOST`` (0.0.0.0), ``PORT`` (8000), ``WEB_CONCURRENCY`` (worker processes, default
+Environment: ``HOST`` (127.0.0.1: this machine only; 0.0.0.0 or an address to serve others, which
+is refused while SECRET_KEY is the development key, config.listen), ``PORT`` (8000), ``WEB_CONCURRENCY`` (worker processes, default
 2 per core), ``GUNICORN_TIMEOUT`` (60 s), ``ACCESS_LOG`` (1: one line a request; 0: none),
 ``FORWARDED_ALLOW_IPS`` (the proxies whose X-Forwarded-* headers are believed; 127.0.0.1),
 ``LOG_FORMAT`` (json or text, as for Django). Every log line is one record.
@@ -8,7 +9,9 @@ Environment: ``HOST`` (0.0.0.0), ``PORT`` (8000), ``WEB_CONCURRENCY`` (worker pr
 
 import os
 
-bind = f"{os.environ.get('HOST', '0.0.0.0')}:{os.environ.get('PORT', '8000')}"
+from config import listen
+
+bind = listen.bind_address(listen.host_from(os.environ), os.environ.get("PORT", "8000"))
 workers = int(os.environ.get("WEB_CONCURRENCY") or 2 * (os.cpu_count() or 1))
 worker_class = "uvicorn_worker.UvicornWorker"
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "60"))
@@ -19,6 +22,19 @@ accesslog = "-" if os.environ.get("ACCESS_LOG", "1") != "0" else None
 errorlog = "-"
 # No control socket in ~/.gunicorn: several servers on one machine (bench_http) would share it.
 control_socket_disable = True
+
+
+def on_starting(server) -> None:
+    """Before gunicorn binds anything: refuse a public address with the development SECRET_KEY,
+    whichever way it was given (HOST, --bind, GUNICORN_CMD_ARGS)."""
+    for address in server.cfg.bind:
+        host = listen.host_of_bind(address)
+        problem = host and listen.refusal_from_environment(host)
+        if problem:
+            server.log.error(problem)
+            raise SystemExit(2)
+
+
 _format = os.environ.get("LOG_FORMAT", "json")
 logconfig_dict = {
     "version": 1,

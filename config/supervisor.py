@@ -1,5 +1,6 @@
 """A small process supervisor for ``bin/run``: the embedded Redis, a Celery worker, Celery beat and
-the web server.
+the web server, on ``HOST`` (127.0.0.1 unless told otherwise; a public address is refused while
+SECRET_KEY is the development key, config.listen).
 
 ``python -m config.supervisor`` starts each program in a process group of its own, restarts one
 that exits (saying so on stderr, with a back-off when it keeps dying), and on Ctrl-C / SIGTERM
@@ -26,7 +27,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from config import embedded_redis
+from config import embedded_redis, listen
 
 GRACE_SECONDS = 10.0
 STABLE_SECONDS = 10.0  # a program that ran this long before dying is restarted at once
@@ -181,6 +182,7 @@ def programs_from_environment() -> list[Program]:
     """What ``bin/run`` runs, read from the environment it prepared."""
     python = sys.executable
     port = os.environ.get("PORT", "8000")
+    host = listen.host_from(os.environ)  # 127.0.0.1 unless HOST says otherwise
     programs: list[Program] = []
     if not os.environ.get("REDIS_URL"):
         var_dir = Path(os.environ.get("SPOTTER_VAR_DIR", "var")).resolve()
@@ -224,7 +226,13 @@ def programs_from_environment() -> list[Program]:
     programs.append(
         Program(
             name="web server",
-            command=[python, "manage.py", "runserver", f"0.0.0.0:{port}", "--noreload"],
+            command=[
+                python,
+                "manage.py",
+                "runserver",
+                listen.bind_address(host, port),
+                "--noreload",
+            ],
             restart=False,
         )
     )
@@ -232,6 +240,11 @@ def programs_from_environment() -> list[Program]:
 
 
 def main() -> None:
+    # Before anything starts: no public address with the development SECRET_KEY (config.listen).
+    problem = listen.refusal_from_environment()
+    if problem:
+        say(problem)
+        sys.exit(2)
     sys.exit(supervise(programs_from_environment()))
 
 

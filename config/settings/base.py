@@ -19,11 +19,14 @@ that still doesn't finish is recovered by ``chat.recovery`` (see "A reply that c
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 from config import embedded_redis
+from config.listen import DEV_SECRET_KEY
 
 from .email import email_settings
 from .environ_helpers import env_bool, env_float, env_int, env_str
@@ -32,7 +35,7 @@ BASE_DIR = Path(__file__).resolve().parent.parent.parent
 VAR_DIR = Path(env_str("SPOTTER_VAR_DIR", str(BASE_DIR / "var")))
 VAR_DIR.mkdir(parents=True, exist_ok=True)
 
-SECRET_KEY = env_str("DJANGO_SECRET_KEY", "dev-only-insecure-key-change-me")
+SECRET_KEY = env_str("DJANGO_SECRET_KEY", DEV_SECRET_KEY)
 DEBUG = env_bool("DJANGO_DEBUG", False)
 ALLOWED_HOSTS = [
     h for h in env_str("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",") if h
@@ -341,3 +344,46 @@ MIDDLEWARE.insert(
     MIDDLEWARE.index("django.middleware.csrf.CsrfViewMiddleware"),
     "config.uploads.body_limit_middleware",
 )
+
+# --- Sign-in throttle (issue 18 item 3) ---------------------------------------------------------
+# django-axes counts failed sign-ins in the database (shared by every web process) and locks an
+# account, and separately an address, after LOGIN_FAILURE_LIMIT failures within
+# LOGIN_LOCKOUT_MINUTES; the lock ends LOGIN_LOCKOUT_MINUTES after the last counted failure, and
+# tries during a lock neither count nor extend it. Its backend comes first: a locked sign-in is
+# refused before the password is checked, on the site's login page and the admin's alike. The
+# refusal is config.signin_throttle's page, status 429 with Retry-After: "Too many failed sign-ins.
+# Try again in N minutes." Staff lift a lock early by deleting its "Access attempts" in the admin
+# (or `manage.py axes_reset_username NAME`).
+LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
+LOGIN_LOCKOUT_MINUTES = env_int("LOGIN_LOCKOUT_MINUTES", 15)
+if LOGIN_FAILURE_LIMIT < 1 or LOGIN_LOCKOUT_MINUTES < 1:
+    raise ImproperlyConfigured(
+        "LOGIN_FAILURE_LIMIT and LOGIN_LOCKOUT_MINUTES must be whole numbers of at least 1 "
+        f"(got {LOGIN_FAILURE_LIMIT} and {LOGIN_LOCKOUT_MINUTES}); unset them for 5 and 15."
+    )
+INSTALLED_APPS += ["axes"]
+MIDDLEWARE += ["axes.middleware.AxesMiddleware"]  # turns a locked sign-in into the lock page
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # first: refuses a locked sign-in
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
+AXES_COOLOFF_TIME = timedelta(minutes=LOGIN_LOCKOUT_MINUTES)
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # each on its own: the account, the address
+# A success wipes nothing: with both parameters axes would delete every failure of the address and
+# of the account, so an attacker signing in to an account of their own would reset their guesses.
+AXES_RESET_ON_SUCCESS = False
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_LOCKOUT_CALLABLE = "config.signin_throttle.lockout_response"
+# The database, not the cache: each process has a cache of its own (locmem), so a lock kept there
+# would hold in one web process only; the lock page reads these records for its countdown.
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+# The address is REMOTE_ADDR, whatever headers the client sends (and whether or not django-ipware
+# is installed). Behind a proxy, list it in FORWARDED_ALLOW_IPS: the server (uvicorn) then puts the
+# client's address, from X-Forwarded-For, in REMOTE_ADDR; otherwise every client would share the
+# proxy's address, and its lock.
+AXES_CLIENT_IP_CALLABLE = "config.signin_throttle.client_ip"
+# No row per successful sign-in (axes' access log would grow for ever); failures are kept only
+# while they count (LOGIN_LOCKOUT_MINUTES).
+AXES_DISABLE_ACCESS_LOG = True
+AXES_VERBOSE = False  # no banner in every process and management command

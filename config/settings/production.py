@@ -23,13 +23,23 @@ Served by ``bin/serve`` (gunicorn with uvicorn workers, ASGI) behind a TLS-termi
 import os
 import warnings
 
+from django.core.exceptions import ImproperlyConfigured
+
+from config.listen import is_development_key
+
 from .base import *  # noqa: F403
 from .base import DATABASES, LOGGING
 from .environ_helpers import env_bool, env_int, env_str
 
 if not os.environ.get("DATABASE_URL") or not os.environ.get("REDIS_URL"):
     raise RuntimeError("Production needs DATABASE_URL (PostgreSQL) and REDIS_URL (Redis).")
-SECRET_KEY = os.environ["DJANGO_SECRET_KEY"]
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
+if is_development_key(SECRET_KEY):
+    raise ImproperlyConfigured(
+        "Production needs DJANGO_SECRET_KEY set to a long random value of its own, not empty "
+        "nor the development key in Spotter's source (anyone could forge sessions with it): "
+        "python -c 'import secrets; print(secrets.token_urlsafe(50))'."
+    )
 DEBUG = False
 
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True

@@ -94,6 +94,23 @@ def test_production_refuses_to_start_without_its_services(missing):
     assert "Production needs DATABASE_URL (PostgreSQL) and REDIS_URL (Redis)." in done.stderr
 
 
+@pytest.mark.parametrize("key", [None, "", "dev-only-insecure-key-change-me"])
+def test_production_refuses_to_start_without_a_secret_key_of_its_own(key):
+    env = {k: v for k, v in PRODUCTION.items() if k != "DJANGO_SECRET_KEY"}
+    if key is not None:
+        env["DJANGO_SECRET_KEY"] = key
+    done = subprocess.run(
+        [sys.executable, "manage.py", "check"],
+        cwd=ROOT,
+        env=child_env(env),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode != 0
+    assert "Production needs DJANGO_SECRET_KEY set to a long random value of its own" in done.stderr
+
+
 def test_production_logs_one_json_object_a_line():
     got = read_settings(PRODUCTION, "LOGGING")
     assert got["LOGGING"]["handlers"]["console"]["formatter"] == "json"
