@@ -16,7 +16,12 @@
    applied yet." or its error). Nothing is ever applied here.
 4. **Failures** (provider errors after its own retries, ``AGENT_TURN_TIMEOUT`` spent, anything
    unexpected) turn the placeholder FAILED with a friendly message (the page offers Retry). The
-   athlete's message is never touched. A database that can't be reached (``OperationalError``)
+   athlete's message is never touched. ``AGENT_TURN_TIMEOUT`` is the turn's ONE total time: a
+   ``Deadline`` given to every model call bounds its requests, their time-outs and the waits between
+   retries (``coach.llm.http``), so a model that accepts the connection and never answers fails the
+   turn at that time, not after every retry's full time-out. Before each model call and each retry
+   the run checks that its reply still waits for it (RUNNING, this run): once the reply was failed or
+   given a new run, it makes no further request. A database that can't be reached (``OperationalError``)
    gives the placeholder back (PENDING) and re-raises, so the task retries with back-off.
 5. **Connections.** The thread's database connection is closed before each model call (outside a
    transaction; with a pool it goes back to the pool): a worker's connections don't grow with
@@ -42,7 +47,14 @@ from django.utils import timezone
 
 from coach import engine
 from coach.llm import get_provider
-from coach.llm.base import LLMError, LLMResponse, Provider
+from coach.llm.base import (
+    Deadline,
+    DeadlineExceeded,
+    LLMError,
+    LLMResponse,
+    Provider,
+    TurnAbandoned,
+)
 from coach.registry import get_tool
 from coach.replies import split_replies
 from coach.toolcalls import ToolCall
@@ -59,10 +71,6 @@ TRY_AGAIN = refusals.TRY_AGAIN
 
 
 # --- claiming the placeholder --------------------------------------------------------------------
-
-
-class TurnTimeout(Exception):
-    """The turn spent ``AGENT_TURN_TIMEOUT`` before its answer."""
 
 
 def claim(*, message_id: int, attempt: int | None = None) -> bool:
@@ -99,6 +107,7 @@ class _Turn:
     attempt: int = 1
     stream: stream.ReplyStream | None = None
     started: float = field(default_factory=time.monotonic)
+    deadline: Deadline | None = None
     usage: TurnUsage = field(default_factory=TurnUsage)
     steps: list[dict[str, Any]] = field(default_factory=list)
 
@@ -123,6 +132,7 @@ def run_turn(
             provider=provider or get_provider(),
             attempt=placeholder.attempt,
             stream=stream.ReplyStream(placeholder.pk, placeholder.attempt),
+            deadline=turn_deadline(placeholder.pk, placeholder.attempt),
         )
     except OperationalError:
         _give_back(placeholder.pk, attempt)
@@ -132,9 +142,13 @@ def run_turn(
     except OperationalError:
         _give_back(placeholder.pk, turn.attempt)
         raise
-    except TurnTimeout:
+    except DeadlineExceeded:
         logger.warning("Reply %s ran out of its %s s", placeholder.pk, settings.AGENT_TURN_TIMEOUT)
         _finish_failed(turn, text=refusals.TIMED_OUT, code="timeout")
+    except TurnAbandoned:
+        logger.warning(
+            "Reply %s no longer waits for run %s; it stops", placeholder.pk, turn.attempt
+        )
     except LLMError as exc:
         logger.warning("Provider error (%s) for message %s: %s", exc.kind, placeholder.pk, exc)
         text = refusals.FRIENDLY_LLM_ERRORS.get(exc.kind, refusals.BROKEN)
@@ -164,11 +178,32 @@ def _give_back(message_id: int, attempt: int | None) -> None:
         logger.warning("Could not give reply %s back; the sweep will", message_id)
 
 
+def turn_deadline(message_id: int, attempt: int) -> Deadline:
+    """The turn's one total time (``AGENT_TURN_TIMEOUT``), which asks before each request whether
+    the reply still waits for this run."""
+    return Deadline(
+        float(settings.AGENT_TURN_TIMEOUT),
+        still_wanted=lambda: _still_current(message_id, attempt),
+    )
+
+
+def _still_current(message_id: int, attempt: int) -> bool:
+    """The reply still waits for run ``attempt`` (it wasn't failed, finished or given a new run).
+    Gives the connection back afterwards: the caller is about to wait for the model."""
+    current = Message.objects.filter(
+        pk=message_id, status=Message.Status.RUNNING, attempt=attempt
+    ).exists()
+    if not connection.in_atomic_block:
+        connection.close()
+    return current
+
+
 def _before_model_call(turn: _Turn, call_number: int) -> None:
-    """Between model calls: stop when the turn's time is spent; hold no database connection while
-    waiting for the model (it is opened again, or taken from the pool, when next needed)."""
-    if call_number and time.monotonic() - turn.started > float(settings.AGENT_TURN_TIMEOUT):
-        raise TurnTimeout
+    """Between model calls: stop when the turn's time is spent or its reply no longer waits for
+    it; hold no database connection while waiting for the model (it is opened again, or taken from
+    the pool, when next needed)."""
+    if call_number:
+        turn.deadline.check()
     if not connection.in_atomic_block:
         connection.close()
 
@@ -183,7 +218,7 @@ def _loop(turn: _Turn) -> None:
         _before_model_call(turn, call_number)
         # fits the context; reply bounded; the text is published as it is written
         on_text = turn.stream.on_text if turn.stream.live else None
-        response = request.complete(step_turns(turn.steps), on_text=on_text)
+        response = request.complete(step_turns(turn.steps), on_text=on_text, deadline=turn.deadline)
         turn.usage.add(response, turn.provider)
         turn.usage.tool_families = request.loaded  # recorded on the reply (chat.toolsets)
         calls = list(response.tool_calls)
