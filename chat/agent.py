@@ -57,7 +57,7 @@ from coach.llm.base import (
 )
 from coach.registry import get_tool
 from coach.replies import split_replies
-from coach.toolcalls import ToolCall
+from coach.toolcalls import ToolCall, own_ids
 
 from . import audit, budget, proposals, refusals, stream
 from .models import Conversation, Message, ToolCallRecord
@@ -221,7 +221,7 @@ def _loop(turn: _Turn) -> None:
         response = request.complete(step_turns(turn.steps), on_text=on_text, deadline=turn.deadline)
         turn.usage.add(response, turn.provider)
         turn.usage.tool_families = request.loaded  # recorded on the reply (chat.toolsets)
-        calls = list(response.tool_calls)
+        calls = _own_ids(response)
         if not calls:
             _finish_text(turn, response)
             return
@@ -248,6 +248,21 @@ def _loop(turn: _Turn) -> None:
         replies=[TRY_AGAIN, "Show my program"],
         code="step_limit",
     )
+
+
+def _own_ids(response: LLMResponse) -> list[ToolCall]:
+    """The response's calls named by ids of the app's own (``coach.toolcalls.own_ids``): a
+    provider's id is data, and may hold "/" or hundreds of characters; it is kept for the protocol
+    only. The response's per-call extras follow the new ids."""
+    calls = own_ids(
+        list(response.tool_calls), max_provider_chars=int(settings.CHAT_TOOL_CALL_ID_MAX_CHARS)
+    )
+    renamed = {old.id: new.id for old, new in zip(response.tool_calls, calls, strict=True)}
+    response.tool_calls = calls
+    response.tool_call_extras = {
+        renamed.get(key, key): value for key, value in (response.tool_call_extras or {}).items()
+    }
+    return calls
 
 
 def _is_read(call: ToolCall) -> bool:

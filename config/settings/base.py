@@ -304,3 +304,9 @@ EMAIL_HOST_USER = _EMAIL.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = _EMAIL.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = _EMAIL.get("EMAIL_USE_TLS", False)
 EMAIL_USE_SSL = _EMAIL.get("EMAIL_USE_SSL", False)
+
+# --- Limits: the agent's tool calls (issue 18 items 8 and 9) ------------------------------------
+# A provider's tool-call id is data: the app names each call by an id of its own (short, URL-safe)
+# and keeps the provider's only to send it back. One longer than this many characters is not kept:
+# that call is answered with an error instead of being run (coach.toolcalls.own_ids).
+CHAT_TOOL_CALL_ID_MAX_CHARS = env_int("CHAT_TOOL_CALL_ID_MAX_CHARS", 512)
