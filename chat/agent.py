@@ -10,7 +10,9 @@
    under the row lock that this run is still the current one, so a late run's reply is dropped.
 2. **Loop.** At most ``settings.AGENT_MAX_MODEL_CALLS`` model calls. Read tools run at once (and are
    recorded in the audit log) and the loop continues; it stops at a text answer, at write
-   proposals, or at the limit.
+   proposals, or at the limit. A response that brings the turn's tool calls past
+   ``AGENT_MAX_TOOL_CALLS`` (seed 003's limits) is refused whole: none of its calls is run or
+   queued, and the reply says so and what to do.
 3. **Write proposals** go to ``chat.proposals.propose``, which queues them in the open batch or
    refuses them all; each call is answered at once ("Awaiting the athlete's confirmation; not
    applied yet." or its error). Nothing is ever applied here.
@@ -108,6 +110,7 @@ class _Turn:
     stream: stream.ReplyStream | None = None
     started: float = field(default_factory=time.monotonic)
     deadline: Deadline | None = None
+    tool_calls_made: int = 0  # over all the model calls of the turn (AGENT_MAX_TOOL_CALLS)
     usage: TurnUsage = field(default_factory=TurnUsage)
     steps: list[dict[str, Any]] = field(default_factory=list)
 
@@ -224,6 +227,10 @@ def _loop(turn: _Turn) -> None:
         calls = _own_ids(response)
         if not calls:
             _finish_text(turn, response)
+            return
+        turn.tool_calls_made += len(calls)
+        if turn.tool_calls_made > int(settings.AGENT_MAX_TOOL_CALLS):
+            _finish_too_many_calls(turn)
             return
         reads = [c for c in calls if _is_read(c)]
         writes = [c for c in calls if not _is_read(c)]
@@ -342,6 +349,26 @@ def _finish_message(
             suggested_replies=replies,
             error_code=code,
         )
+
+
+def _finish_too_many_calls(turn: _Turn) -> None:
+    """The model asked for more tool calls in this turn than ``AGENT_MAX_TOOL_CALLS``: none of the
+    last response's calls is run, queued or stored (so there is nothing to answer, and no card of
+    hundreds of items); the athlete reads why and what to do, and so does the model next turn."""
+    limit = int(settings.AGENT_MAX_TOOL_CALLS)
+    logger.warning(
+        "Reply %s: the model asked for %s tool calls for one message (at most %s); refused",
+        turn.placeholder.pk,
+        turn.tool_calls_made,
+        limit,
+    )
+    _finish_message(
+        turn,
+        status=Message.Status.COMPLETE,
+        content=refusals.too_many_calls_message(turn.tool_calls_made, limit),
+        replies=["Show my program"],
+        code="too_many_calls",
+    )
 
 
 def _finish_failed(turn: _Turn, *, text: str, code: str) -> None:

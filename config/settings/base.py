@@ -306,6 +306,12 @@ EMAIL_USE_TLS = _EMAIL.get("EMAIL_USE_TLS", False)
 EMAIL_USE_SSL = _EMAIL.get("EMAIL_USE_SSL", False)
 
 # --- Limits: the agent's tool calls (issue 18 items 8 and 9) ------------------------------------
+# Seed 003: a turn whose model calls more than 5 tools for one athlete message is flagged for staff
+# in the audit log and logged as a warning (chat.models.audit.MANY_CALLS_PER_TURN, the seed's
+# value). One that brings the turn past AGENT_MAX_TOOL_CALLS is refused whole: none of that
+# response's calls is run or queued, and the athlete reads that they should ask for fewer changes
+# at a time (nothing is changed; their message is kept).
+AGENT_MAX_TOOL_CALLS = env_int("AGENT_MAX_TOOL_CALLS", 20)
 # A provider's tool-call id is data: the app names each call by an id of its own (short, URL-safe)
 # and keeps the provider's only to send it back. One longer than this many characters is not kept:
 # that call is answered with an error instead of being run (coach.toolcalls.own_ids).
