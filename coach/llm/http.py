@@ -115,7 +115,7 @@ class HttpTransport:
             error = self._attempt(url, send_headers, body, timeout)
             if not isinstance(error, LLMError):
                 return error
-            if deadline is not None and deadline.spent:
+            if error.retryable and deadline is not None and deadline.spent:
                 raise deadline.exceeded() from error
             if not error.retryable or attempt >= self.max_retries:
                 raise error
@@ -162,7 +162,7 @@ class HttpTransport:
             if not isinstance(outcome, LLMError):
                 break
             error = outcome
-            if deadline is not None and deadline.spent:
+            if error.retryable and deadline is not None and deadline.spent:
                 raise deadline.exceeded() from error
             if not error.retryable or attempt >= self.max_retries:
                 raise error
