@@ -11,20 +11,16 @@
 2. **Loop.** At most ``settings.AGENT_MAX_MODEL_CALLS`` model calls. Read tools run at once (and are
    recorded in the audit log) and the loop continues; it stops at a text answer, at write
    proposals, or at the limit. A response that brings the turn's tool calls past
-   ``AGENT_MAX_TOOL_CALLS`` (seed 003's limits) is refused whole: none of its calls is run or
-   queued, and the reply says so and what to do.
+   ``AGENT_MAX_TOOL_CALLS`` is refused whole, with a reply saying what to do.
 3. **Write proposals** go to ``chat.proposals.propose``, which queues them in the open batch or
    refuses them all; each call is answered at once ("Awaiting the athlete's confirmation; not
    applied yet." or its error). Nothing is ever applied here.
 4. **Failures** (provider errors after its own retries, ``AGENT_TURN_TIMEOUT`` spent, anything
    unexpected) turn the placeholder FAILED with a friendly message (the page offers Retry). The
-   athlete's message is never touched. ``AGENT_TURN_TIMEOUT`` is the turn's ONE total time: a
-   ``Deadline`` given to every model call bounds its requests, their time-outs and the waits between
-   retries (``coach.llm.http``), so a model that accepts the connection and never answers fails the
-   turn at that time, not after every retry's full time-out. Before each model call and each retry
-   the run checks that its reply still waits for it (RUNNING, this run): once the reply was failed or
-   given a new run, it makes no further request. A database that can't be reached (``OperationalError``)
-   gives the placeholder back (PENDING) and re-raises, so the task retries with back-off.
+   athlete's message is never touched. ``AGENT_TURN_TIMEOUT`` is the turn's one total time for
+   all its model calls and retries, and no request is made once the reply no longer waits for this
+   run (``chat.turn_limits``). A database that can't be reached (``OperationalError``) gives the
+   placeholder back (PENDING) and re-raises, so the task retries with back-off.
 5. **Connections.** The thread's database connection is closed before each model call (outside a
    transaction; with a pool it goes back to the pool): a worker's connections don't grow with
    ``AGENT_CONCURRENCY``, since a turn spends nearly all its time waiting for the model.
@@ -38,7 +34,6 @@ events; the saved reply stays the source of truth).
 from __future__ import annotations
 
 import logging
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -59,9 +54,9 @@ from coach.llm.base import (
 )
 from coach.registry import get_tool
 from coach.replies import split_replies
-from coach.toolcalls import ToolCall, own_ids
+from coach.toolcalls import ToolCall
 
-from . import audit, budget, proposals, refusals, stream
+from . import audit, budget, proposals, refusals, stream, turn_limits
 from .models import Conversation, Message, ToolCallRecord
 from .prompt import MAX_TOOL_RESULT_CHARS, step_turns
 from .storable import strip_nul
@@ -108,7 +103,6 @@ class _Turn:
     provider: Provider
     attempt: int = 1
     stream: stream.ReplyStream | None = None
-    started: float = field(default_factory=time.monotonic)
     deadline: Deadline | None = None
     tool_calls_made: int = 0  # over all the model calls of the turn (AGENT_MAX_TOOL_CALLS)
     usage: TurnUsage = field(default_factory=TurnUsage)
@@ -135,7 +129,7 @@ def run_turn(
             provider=provider or get_provider(),
             attempt=placeholder.attempt,
             stream=stream.ReplyStream(placeholder.pk, placeholder.attempt),
-            deadline=turn_deadline(placeholder.pk, placeholder.attempt),
+            deadline=turn_limits.turn_deadline(placeholder.pk, placeholder.attempt),
         )
     except OperationalError:
         _give_back(placeholder.pk, attempt)
@@ -181,26 +175,6 @@ def _give_back(message_id: int, attempt: int | None) -> None:
         logger.warning("Could not give reply %s back; the sweep will", message_id)
 
 
-def turn_deadline(message_id: int, attempt: int) -> Deadline:
-    """The turn's one total time (``AGENT_TURN_TIMEOUT``), which asks before each request whether
-    the reply still waits for this run."""
-    return Deadline(
-        float(settings.AGENT_TURN_TIMEOUT),
-        still_wanted=lambda: _still_current(message_id, attempt),
-    )
-
-
-def _still_current(message_id: int, attempt: int) -> bool:
-    """The reply still waits for run ``attempt`` (it wasn't failed, finished or given a new run).
-    Gives the connection back afterwards: the caller is about to wait for the model."""
-    current = Message.objects.filter(
-        pk=message_id, status=Message.Status.RUNNING, attempt=attempt
-    ).exists()
-    if not connection.in_atomic_block:
-        connection.close()
-    return current
-
-
 def _before_model_call(turn: _Turn, call_number: int) -> None:
     """Between model calls: stop when the turn's time is spent or its reply no longer waits for
     it; hold no database connection while waiting for the model (it is opened again, or taken from
@@ -224,12 +198,12 @@ def _loop(turn: _Turn) -> None:
         response = request.complete(step_turns(turn.steps), on_text=on_text, deadline=turn.deadline)
         turn.usage.add(response, turn.provider)
         turn.usage.tool_families = request.loaded  # recorded on the reply (chat.toolsets)
-        calls = _own_ids(response)
+        calls = turn_limits.own_call_ids(response)
         if not calls:
             _finish_text(turn, response)
             return
         turn.tool_calls_made += len(calls)
-        if turn.tool_calls_made > int(settings.AGENT_MAX_TOOL_CALLS):
+        if turn_limits.over_call_limit(message_id=turn.placeholder.pk, count=turn.tool_calls_made):
             _finish_too_many_calls(turn)
             return
         reads = [c for c in calls if _is_read(c)]
@@ -255,21 +229,6 @@ def _loop(turn: _Turn) -> None:
         replies=[TRY_AGAIN, "Show my program"],
         code="step_limit",
     )
-
-
-def _own_ids(response: LLMResponse) -> list[ToolCall]:
-    """The response's calls named by ids of the app's own (``coach.toolcalls.own_ids``): a
-    provider's id is data, and may hold "/" or hundreds of characters; it is kept for the protocol
-    only. The response's per-call extras follow the new ids."""
-    calls = own_ids(
-        list(response.tool_calls), max_provider_chars=int(settings.CHAT_TOOL_CALL_ID_MAX_CHARS)
-    )
-    renamed = {old.id: new.id for old, new in zip(response.tool_calls, calls, strict=True)}
-    response.tool_calls = calls
-    response.tool_call_extras = {
-        renamed.get(key, key): value for key, value in (response.tool_call_extras or {}).items()
-    }
-    return calls
 
 
 def _is_read(call: ToolCall) -> bool:
@@ -355,17 +314,12 @@ def _finish_too_many_calls(turn: _Turn) -> None:
     """The model asked for more tool calls in this turn than ``AGENT_MAX_TOOL_CALLS``: none of the
     last response's calls is run, queued or stored (so there is nothing to answer, and no card of
     hundreds of items); the athlete reads why and what to do, and so does the model next turn."""
-    limit = int(settings.AGENT_MAX_TOOL_CALLS)
-    logger.warning(
-        "Reply %s: the model asked for %s tool calls for one message (at most %s); refused",
-        turn.placeholder.pk,
-        turn.tool_calls_made,
-        limit,
-    )
     _finish_message(
         turn,
         status=Message.Status.COMPLETE,
-        content=refusals.too_many_calls_message(turn.tool_calls_made, limit),
+        content=refusals.too_many_calls_message(
+            turn.tool_calls_made, int(settings.AGENT_MAX_TOOL_CALLS)
+        ),
         replies=["Show my program"],
         code="too_many_calls",
     )
