@@ -10,14 +10,17 @@
    under the row lock that this run is still the current one, so a late run's reply is dropped.
 2. **Loop.** At most ``settings.AGENT_MAX_MODEL_CALLS`` model calls. Read tools run at once (and are
    recorded in the audit log) and the loop continues; it stops at a text answer, at write
-   proposals, or at the limit.
+   proposals, or at the limit. A response that brings the turn's tool calls past
+   ``AGENT_MAX_TOOL_CALLS`` is refused whole, with a reply saying what to do.
 3. **Write proposals** go to ``chat.proposals.propose``, which queues them in the open batch or
    refuses them all; each call is answered at once ("Awaiting the athlete's confirmation; not
    applied yet." or its error). Nothing is ever applied here.
 4. **Failures** (provider errors after its own retries, ``AGENT_TURN_TIMEOUT`` spent, anything
    unexpected) turn the placeholder FAILED with a friendly message (the page offers Retry). The
-   athlete's message is never touched. A database that can't be reached (``OperationalError``)
-   gives the placeholder back (PENDING) and re-raises, so the task retries with back-off.
+   athlete's message is never touched. ``AGENT_TURN_TIMEOUT`` is the turn's one total time for
+   all its model calls and retries, and no request is made once the reply no longer waits for this
+   run (``chat.turn_limits``). A database that can't be reached (``OperationalError``) gives the
+   placeholder back (PENDING) and re-raises, so the task retries with back-off.
 5. **Connections.** The thread's database connection is closed before each model call (outside a
    transaction; with a pool it goes back to the pool): a worker's connections don't grow with
    ``AGENT_CONCURRENCY``, since a turn spends nearly all its time waiting for the model.
@@ -31,7 +34,6 @@ events; the saved reply stays the source of truth).
 from __future__ import annotations
 
 import logging
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,12 +44,19 @@ from django.utils import timezone
 
 from coach import engine
 from coach.llm import get_provider
-from coach.llm.base import LLMError, LLMResponse, Provider
+from coach.llm.base import (
+    Deadline,
+    DeadlineExceeded,
+    LLMError,
+    LLMResponse,
+    Provider,
+    TurnAbandoned,
+)
 from coach.registry import get_tool
 from coach.replies import split_replies
 from coach.toolcalls import ToolCall
 
-from . import audit, budget, proposals, refusals, stream
+from . import audit, budget, proposals, refusals, stream, turn_limits
 from .models import Conversation, Message, ToolCallRecord
 from .prompt import MAX_TOOL_RESULT_CHARS, step_turns
 from .storable import strip_nul
@@ -59,10 +68,6 @@ TRY_AGAIN = refusals.TRY_AGAIN
 
 
 # --- claiming the placeholder --------------------------------------------------------------------
-
-
-class TurnTimeout(Exception):
-    """The turn spent ``AGENT_TURN_TIMEOUT`` before its answer."""
 
 
 def claim(*, message_id: int, attempt: int | None = None) -> bool:
@@ -98,7 +103,8 @@ class _Turn:
     provider: Provider
     attempt: int = 1
     stream: stream.ReplyStream | None = None
-    started: float = field(default_factory=time.monotonic)
+    deadline: Deadline | None = None
+    tool_calls_made: int = 0  # over all the model calls of the turn (AGENT_MAX_TOOL_CALLS)
     usage: TurnUsage = field(default_factory=TurnUsage)
     steps: list[dict[str, Any]] = field(default_factory=list)
 
@@ -123,6 +129,7 @@ def run_turn(
             provider=provider or get_provider(),
             attempt=placeholder.attempt,
             stream=stream.ReplyStream(placeholder.pk, placeholder.attempt),
+            deadline=turn_limits.turn_deadline(placeholder.pk, placeholder.attempt),
         )
     except OperationalError:
         _give_back(placeholder.pk, attempt)
@@ -132,9 +139,13 @@ def run_turn(
     except OperationalError:
         _give_back(placeholder.pk, turn.attempt)
         raise
-    except TurnTimeout:
+    except DeadlineExceeded:
         logger.warning("Reply %s ran out of its %s s", placeholder.pk, settings.AGENT_TURN_TIMEOUT)
         _finish_failed(turn, text=refusals.TIMED_OUT, code="timeout")
+    except TurnAbandoned:
+        logger.warning(
+            "Reply %s no longer waits for run %s; it stops", placeholder.pk, turn.attempt
+        )
     except LLMError as exc:
         logger.warning("Provider error (%s) for message %s: %s", exc.kind, placeholder.pk, exc)
         text = refusals.FRIENDLY_LLM_ERRORS.get(exc.kind, refusals.BROKEN)
@@ -165,10 +176,11 @@ def _give_back(message_id: int, attempt: int | None) -> None:
 
 
 def _before_model_call(turn: _Turn, call_number: int) -> None:
-    """Between model calls: stop when the turn's time is spent; hold no database connection while
-    waiting for the model (it is opened again, or taken from the pool, when next needed)."""
-    if call_number and time.monotonic() - turn.started > float(settings.AGENT_TURN_TIMEOUT):
-        raise TurnTimeout
+    """Between model calls: stop when the turn's time is spent or its reply no longer waits for
+    it; hold no database connection while waiting for the model (it is opened again, or taken from
+    the pool, when next needed)."""
+    if call_number:
+        turn.deadline.check()
     if not connection.in_atomic_block:
         connection.close()
 
@@ -183,12 +195,16 @@ def _loop(turn: _Turn) -> None:
         _before_model_call(turn, call_number)
         # fits the context; reply bounded; the text is published as it is written
         on_text = turn.stream.on_text if turn.stream.live else None
-        response = request.complete(step_turns(turn.steps), on_text=on_text)
+        response = request.complete(step_turns(turn.steps), on_text=on_text, deadline=turn.deadline)
         turn.usage.add(response, turn.provider)
         turn.usage.tool_families = request.loaded  # recorded on the reply (chat.toolsets)
-        calls = list(response.tool_calls)
+        calls = turn_limits.own_call_ids(response)
         if not calls:
             _finish_text(turn, response)
+            return
+        turn.tool_calls_made += len(calls)
+        if turn_limits.over_call_limit(message_id=turn.placeholder.pk, count=turn.tool_calls_made):
+            _finish_too_many_calls(turn)
             return
         reads = [c for c in calls if _is_read(c)]
         writes = [c for c in calls if not _is_read(c)]
@@ -292,6 +308,21 @@ def _finish_message(
             suggested_replies=replies,
             error_code=code,
         )
+
+
+def _finish_too_many_calls(turn: _Turn) -> None:
+    """The model asked for more tool calls in this turn than ``AGENT_MAX_TOOL_CALLS``: none of the
+    last response's calls is run, queued or stored (so there is nothing to answer, and no card of
+    hundreds of items); the athlete reads why and what to do, and so does the model next turn."""
+    _finish_message(
+        turn,
+        status=Message.Status.COMPLETE,
+        content=refusals.too_many_calls_message(
+            turn.tool_calls_made, int(settings.AGENT_MAX_TOOL_CALLS)
+        ),
+        replies=["Show my program"],
+        code="too_many_calls",
+    )
 
 
 def _finish_failed(turn: _Turn, *, text: str, code: str) -> None:

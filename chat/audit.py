@@ -4,6 +4,7 @@ each in the transaction of the change it records."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
 from typing import Any
 
@@ -15,6 +16,8 @@ from coach.toolcalls import ToolCall
 from .models import Conversation, Message, PendingToolBatch, ToolCallRecord
 from .models.audit import MANY_CALLS_PER_TURN
 from .storable import strip_nul
+
+logger = logging.getLogger(__name__)
 
 Status = ToolCallRecord.Status
 # A proposal's record moves on only from these (a later decision never rewrites a final one).
@@ -80,6 +83,13 @@ def flag_turn(*, message: Message) -> None:
     records = ToolCallRecord.objects.filter(message=message)
     count = records.count()
     records.update(turn_call_count=count, many_calls=count > MANY_CALLS_PER_TURN)
+    if count > MANY_CALLS_PER_TURN:
+        logger.warning(
+            "Reply %s: the model made %s tool calls for one message (more than %s)",
+            message.pk,
+            count,
+            MANY_CALLS_PER_TURN,
+        )
 
 
 def transition(

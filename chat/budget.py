@@ -44,7 +44,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.db.models import Count
 from django.utils import timezone
 
-from coach.llm.base import LLMResponse, Provider, Turn
+from coach.llm.base import Deadline, LLMResponse, Provider, Turn
 from coach.llm.tokens import TokenCounter, counter_for
 from coach.registry import get_tool, tool_definitions
 from coach.render import SUMMARY_DETAILS, cached_program_summary
@@ -383,14 +383,23 @@ class TurnRequest:
         return turns
 
     def complete(
-        self, steps: list[Turn] | None = None, *, on_text: Callable[[str], None] | None = None
+        self,
+        steps: list[Turn] | None = None,
+        *,
+        on_text: Callable[[str], None] | None = None,
+        deadline: Deadline | None = None,
     ) -> LLMResponse:
         """One model call with what fits; the reply comes back bounded (``bound_reply``).
-        ``on_text`` receives the text as it is written, when the provider streams."""
+        ``on_text`` receives the text as it is written, when the provider streams; ``deadline``
+        (the turn's total time) bounds the call and its retries, when the provider takes one."""
         turns = self.fit(steps)  # first: it may load tool families
-        streamed = {"on_text": on_text} if on_text and getattr(self.provider, "streams", 0) else {}
+        options: dict[str, Any] = {}
+        if on_text and getattr(self.provider, "streams", False):
+            options["on_text"] = on_text
+        if deadline is not None and getattr(self.provider, "takes_deadline", False):
+            options["deadline"] = deadline
         response = self.provider.complete(
-            system=self.system, turns=turns, tools=self.tools, **streamed
+            system=self.system, turns=turns, tools=self.tools, **options
         )
         response.text = bound_reply(response.text or "")
         return response

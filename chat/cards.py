@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from coach.registry import get_tool
+from coach.toolcalls import is_safe_id
 from coach.wording import athlete_words
 
 from .models import PendingToolBatch
@@ -37,6 +38,10 @@ def card_items(batch: PendingToolBatch | None) -> list[dict[str, Any]]:
         items.append(
             {
                 "call_id": call_id,
+                # Edit and Remove link to the call by its id; a batch stored before the app named
+                # calls by ids of its own may hold a provider's id no URL can carry: that card
+                # still shows, with Apply and Cancel.
+                "linkable": is_safe_id(call_id),
                 "label": spec.label if spec is not None else "Change",
                 "details": [
                     {**d, "kind_label": _KINDS.get(d.get("type"), "✎ Change")}

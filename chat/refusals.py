@@ -48,6 +48,14 @@ def step_limit_message(limit: int) -> str:
     )
 
 
+def too_many_calls_message(count: int, limit: int) -> str:
+    return (
+        f"I tried to make {count:,} changes and lookups for this one message, and I can make at "
+        f"most {limit:,} per message, so I didn't run or queue any of them. Nothing was changed. "
+        "Could you ask for fewer changes at a time (for example, one week at a time)?"
+    )
+
+
 def _lower_first(text: str) -> str:
     if len(text) > 1 and text[0].isupper() and not text[1].isupper():
         return text[0].lower() + text[1:]

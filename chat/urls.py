@@ -5,6 +5,8 @@ from .views.stream import message_stream
 
 app_name = "chat"
 
+# A call's id in a URL is the app's own (``coach.toolcalls.own_ids``: ``[A-Za-z0-9_-]``), never the
+# provider's, which may hold "/" or hundreds of characters.
 urlpatterns = [
     path("", views.home, name="home"),
     path("program/", views.program_panel, name="program"),
@@ -19,9 +21,9 @@ urlpatterns = [
     path("batches/<int:batch_id>/apply/", views.batch_apply, name="batch_apply"),
     path("batches/<int:batch_id>/cancel/", views.batch_cancel, name="batch_cancel"),
     path("batches/<int:batch_id>/undo/", views.batch_undo, name="batch_undo"),
-    path("batches/<int:batch_id>/calls/<str:call_id>/edit/", views.call_edit, name="call_edit"),
+    path("batches/<int:batch_id>/calls/<slug:call_id>/edit/", views.call_edit, name="call_edit"),
     path(
-        "batches/<int:batch_id>/calls/<str:call_id>/remove/", views.call_remove, name="call_remove"
+        "batches/<int:batch_id>/calls/<slug:call_id>/remove/", views.call_remove, name="call_remove"
     ),
     path("sessions/<int:session_id>/move/", views.session_move, name="session_move"),
     path("plan/offer/", views.plan_offer, name="plan_offer"),

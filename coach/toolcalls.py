@@ -9,6 +9,14 @@ Providers send two shapes:
 A string that is not JSON, or JSON that is not an object, is kept in ``arguments_error`` so the
 engine can answer that one call with a parse error instead of raising.
 
+**Ids.** A provider's call id is data: it may hold ``/``, spaces or hundreds of characters. The
+app names each call by an id of its own (``own_ids``): the provider's one when it is already short
+and URL-safe (``SAFE_ID``: 1-64 of ``[A-Za-z0-9_-]``), else a new ``call_<hex>``, with the
+provider's kept in ``provider_id`` for the protocol only (``wire_id``: sent back to the provider
+as it gave it). Own ids go into URLs, DOM ids and database columns. A provider id longer than the
+limit is not kept: that call is answered with an error instead of being run, and the provider is
+sent the app's id in its place.
+
 ``confidence`` is how sure the model said it was (0 to 1), when it said so: the text format of seed
 004 carries it (``coach/llm/textcalls.py``); native calls have none. A value that is not a number
 from 0 to 1 is dropped (``None``) rather than guessed.
@@ -16,8 +24,10 @@ from 0 to 1 is dropped (``None``) rather than guessed.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
+import re
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,6 +41,12 @@ class ToolCall:
     arguments_error: str | None = None
     raw_arguments: str | None = None
     confidence: float | None = None
+    provider_id: str | None = None  # the provider's id, when it differs from ``id`` (see above)
+
+    @property
+    def wire_id(self) -> str:
+        """The id the provider knows this call by (sent back to it in the conversation)."""
+        return self.provider_id or self.id
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "confidence", parse_confidence(self.confidence))
@@ -43,6 +59,8 @@ class ToolCall:
             data["raw_arguments"] = self.raw_arguments
         if self.confidence is not None:
             data["confidence"] = self.confidence
+        if self.provider_id:
+            data["provider_id"] = self.provider_id
         return data
 
     @classmethod
@@ -61,6 +79,7 @@ class ToolCall:
             arguments = raw.get("input")
         call_id = str(raw.get("id") or "") or new_call_id()
         confidence = parse_confidence(raw.get("confidence"))
+        provider_id = raw.get("provider_id") if isinstance(raw.get("provider_id"), str) else None
         if "arguments_error" in raw and raw.get("arguments_error"):
             return cls(
                 id=call_id,
@@ -68,6 +87,7 @@ class ToolCall:
                 arguments_error=str(raw["arguments_error"]),
                 raw_arguments=raw.get("raw_arguments"),
                 confidence=confidence,
+                provider_id=provider_id or None,
             )
         parsed, error = parse_arguments(arguments)
         raw_text = arguments if isinstance(arguments, str) else None
@@ -78,6 +98,7 @@ class ToolCall:
             arguments_error=error,
             raw_arguments=raw_text if error is not None else None,
             confidence=confidence,
+            provider_id=provider_id or None,
         )
 
 
@@ -117,3 +138,37 @@ def parse_confidence(value: Any) -> float | None:
 def new_call_id() -> str:
     """An id for a call whose provider sent none (some send an empty string)."""
     return f"call_{uuid.uuid4().hex[:24]}"
+
+
+SAFE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def is_safe_id(call_id: object) -> bool:
+    """``call_id`` can go into a URL path, a DOM id and a database column as it is."""
+    return isinstance(call_id, str) and SAFE_ID.fullmatch(call_id) is not None
+
+
+def own_ids(calls: list[ToolCall], *, max_provider_chars: int) -> list[ToolCall]:
+    """``calls`` named by ids of the app's own (see "Ids" in the module docstring). A call whose
+    provider id is longer than ``max_provider_chars`` gets an error instead of being run."""
+    out = []
+    for call in calls:
+        if is_safe_id(call.id):
+            out.append(call)
+            continue
+        own = new_call_id()
+        if len(call.id) <= max_provider_chars:
+            out.append(dataclasses.replace(call, id=own, provider_id=call.id))
+            continue
+        error = call.arguments_error or (
+            f"the call's id is {len(call.id):,} characters long, and ids of at most "
+            f"{max_provider_chars:,} are accepted. Nothing was run; call the tool again with a "
+            "short id."
+        )
+        raw = call.raw_arguments if call.arguments_error else json.dumps(call.arguments)
+        out.append(
+            dataclasses.replace(
+                call, id=own, provider_id=None, arguments_error=error, raw_arguments=raw
+            )
+        )
+    return out

@@ -47,14 +47,16 @@ def build_messages(turns: list[Turn]) -> list[dict[str, Any]]:
         else:
             messages.append({"role": role, "content": list(blocks)})
 
+    wire: dict[str, str] = {}  # the app's call id → the provider's (``ToolCall.wire_id``)
     for turn in turns:
+        wire.update({call.id: call.wire_id for call in turn.tool_calls})
         if turn.role == "user":
             if turn.content.strip():
                 push("user", [{"type": "text", "text": turn.content}])
         elif turn.role == "tool":
             block: dict[str, Any] = {
                 "type": "tool_result",
-                "tool_use_id": turn.tool_call_id or "",
+                "tool_use_id": wire.get(turn.tool_call_id or "", turn.tool_call_id or ""),
                 "content": turn.content,
             }
             if turn.is_error:
@@ -65,7 +67,7 @@ def build_messages(turns: list[Turn]) -> list[dict[str, Any]]:
             if turn.content.strip():
                 blocks.append({"type": "text", "text": turn.content})
             blocks.extend(
-                {"type": "tool_use", "id": call.id, "name": call.name, "input": call.arguments}
+                {"type": "tool_use", "id": call.wire_id, "name": call.name, "input": call.arguments}
                 for call in turn.tool_calls
             )
             push("assistant", blocks)

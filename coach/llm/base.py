@@ -13,6 +13,8 @@ A conversation is a list of ``Turn``s. Each provider converts it to its own prot
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
@@ -76,6 +78,71 @@ class LLMError(Exception):
         self.retryable = retryable
         self.status = status
         self.retry_after = retry_after
+
+
+class DeadlineExceeded(LLMError):
+    """The turn's total time (``Deadline``) is spent: no further request or retry is made."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, kind="timeout", retryable=False)
+
+
+class TurnAbandoned(LLMError):
+    """The turn is no longer wanted (its reply was failed, or another run replaced it): no further
+    request or retry is made, and whatever it would answer is dropped."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "The reply this request was for is no longer waiting for it.",
+            kind="abandoned",
+            retryable=False,
+        )
+
+
+class Deadline:
+    """One total time for everything a turn asks of the model: every call, every retry, every wait
+    between them. A request's time-outs are cut to what is left (``cap``), a retry whose wait
+    would pass the deadline is not made, and ``check`` raises once it is spent.
+
+    ``still_wanted`` (optional) is asked before each request and each retry; when it answers
+    False the turn stops at once (``TurnAbandoned``): nothing calls the model for a reply the
+    athlete has already been told failed."""
+
+    def __init__(
+        self,
+        seconds: float,
+        *,
+        still_wanted: Callable[[], bool] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.seconds = max(0.0, float(seconds))
+        self.clock = clock
+        self.at = clock() + self.seconds
+        self.still_wanted = still_wanted
+
+    def remaining(self) -> float:
+        return max(0.0, self.at - self.clock())
+
+    @property
+    def spent(self) -> bool:
+        return self.clock() >= self.at
+
+    def exceeded(self) -> DeadlineExceeded:
+        return DeadlineExceeded(
+            f"The turn's {self.seconds:g} s for the model are spent; no further request is made."
+        )
+
+    def check(self) -> None:
+        """Raise ``DeadlineExceeded`` once the time is spent, ``TurnAbandoned`` once the turn is
+        no longer wanted."""
+        if self.spent:
+            raise self.exceeded()
+        if self.still_wanted is not None and not self.still_wanted():
+            raise TurnAbandoned()
+
+    def cap(self, seconds: float) -> float:
+        """``seconds`` (a time-out), or what is left of the deadline when that is less."""
+        return max(0.001, min(float(seconds), self.remaining()))
 
 
 class Provider(Protocol):

@@ -15,6 +15,12 @@ by Anthropic overrides the status rule, as both official SDKs do.
 Never retried: 400, 401, 403, 404, and OpenAI's 429 whose ``error.code`` is
 ``insufficient_quota`` (kind ``quota``): waiting does not refill a billing account.
 
+With a ``Deadline`` (``coach.llm.base``: the turn's one total time) every request's connect and
+read time-outs are cut to what is left of it, no request is sent once it is spent, and a retry
+whose wait would pass it is not made (``DeadlineExceeded``, kind ``timeout``); a streamed answer
+stops as soon as it is spent. Its ``still_wanted`` is asked before each request, so a turn whose
+reply was failed meanwhile makes no further request (``TurnAbandoned``).
+
 ``sleep`` is injectable so tests record the waits instead of sleeping.
 """
 
@@ -30,7 +36,7 @@ from typing import Any
 
 import httpx
 
-from coach.llm.base import LLMError, LLMResponse, Turn
+from coach.llm.base import Deadline, LLMError, LLMResponse, Turn
 from coach.llm.errors import (  # noqa: F401 (parse_retry_after is part of this module's API)
     RETRYABLE_STATUSES,
     decode_json,
@@ -61,6 +67,8 @@ class HttpTransport:
         self.max_retry_wait = float(max_retry_wait)
         self.sleep = sleep
         self.rand = rand
+        self.connect_timeout = float(connect_timeout)
+        self.read_timeout = float(read_timeout)
         timeout = httpx.Timeout(read_timeout, connect=connect_timeout)
         self.client = httpx.Client(timeout=timeout, transport=transport)
         self.attempts = 0  # requests sent by the last post_json call
@@ -73,16 +81,42 @@ class HttpTransport:
         step = min(BACKOFF_BASE * (2**attempt), BACKOFF_CAP, self.max_retry_wait)
         return step * (0.75 + 0.25 * self.rand())
 
-    def post_json(self, url: str, *, headers: Mapping[str, str], payload: dict[str, Any]) -> Any:
+    def timeout(self, deadline: Deadline | None) -> httpx.Timeout:
+        """The time-outs of one request: the configured ones, cut to what is left of
+        ``deadline``. Checks the deadline first (``Deadline.check``)."""
+        if deadline is None:
+            return httpx.Timeout(self.read_timeout, connect=self.connect_timeout)
+        deadline.check()
+        return httpx.Timeout(
+            deadline.cap(self.read_timeout), connect=deadline.cap(self.connect_timeout)
+        )
+
+    def _wait(self, error: LLMError, wait: float, deadline: Deadline | None) -> None:
+        """Sleep ``wait`` before a retry, unless that would pass ``deadline``."""
+        if deadline is not None and wait >= deadline.remaining():
+            raise deadline.exceeded() from error
+        self.sleep(wait)
+
+    def post_json(
+        self,
+        url: str,
+        *,
+        headers: Mapping[str, str],
+        payload: dict[str, Any],
+        deadline: Deadline | None = None,
+    ) -> Any:
         body = json.dumps(payload).encode()
         send_headers = {"content-type": "application/json", **headers}
         self.attempts = 0
         attempt = 0
         while True:
+            timeout = self.timeout(deadline)
             self.attempts += 1
-            error = self._attempt(url, send_headers, body)
+            error = self._attempt(url, send_headers, body, timeout)
             if not isinstance(error, LLMError):
                 return error
+            if error.retryable and deadline is not None and deadline.spent:
+                raise deadline.exceeded() from error
             if not error.retryable or attempt >= self.max_retries:
                 raise error
             if error.retry_after is not None and error.retry_after > self.max_retry_wait:
@@ -98,12 +132,17 @@ class HttpTransport:
                 wait = error.retry_after
             else:
                 wait = self.backoff(attempt)
-            self.sleep(wait)
+            self._wait(error, wait, deadline)
             attempt += 1
 
     @contextlib.contextmanager
     def stream(
-        self, url: str, *, headers: Mapping[str, str], payload: dict[str, Any]
+        self,
+        url: str,
+        *,
+        headers: Mapping[str, str],
+        payload: dict[str, Any],
+        deadline: Deadline | None = None,
     ) -> Iterator[Iterator[str] | dict[str, Any]]:
         """POST ``payload`` and yield the response's lines as they arrive (an SSE body), or the
         decoded JSON when the server answered with one (a server that ignores ``stream``).
@@ -117,16 +156,20 @@ class HttpTransport:
         self.attempts = 0
         attempt = 0
         while True:
+            timeout = self.timeout(deadline)
             self.attempts += 1
-            outcome = self._open_stream(url, send_headers, body)
+            outcome = self._open_stream(url, send_headers, body, timeout)
             if not isinstance(outcome, LLMError):
                 break
             error = outcome
+            if error.retryable and deadline is not None and deadline.spent:
+                raise deadline.exceeded() from error
             if not error.retryable or attempt >= self.max_retries:
                 raise error
             if error.retry_after is not None and error.retry_after > self.max_retry_wait:
                 raise error
-            self.sleep(error.retry_after if error.retry_after else self.backoff(attempt))
+            wait = error.retry_after if error.retry_after else self.backoff(attempt)
+            self._wait(error, wait, deadline)
             attempt += 1
         response, context = outcome
         try:
@@ -140,12 +183,14 @@ class HttpTransport:
                     )
                 yield data
             else:
-                yield self._lines(response)
+                yield self._lines(response, deadline)
         finally:
             context.__exit__(None, None, None)
 
-    def _open_stream(self, url: str, headers: dict[str, str], body: bytes) -> Any:
-        context = self.client.stream("POST", url, headers=headers, content=body)
+    def _open_stream(
+        self, url: str, headers: dict[str, str], body: bytes, timeout: httpx.Timeout
+    ) -> Any:
+        context = self.client.stream("POST", url, headers=headers, content=body, timeout=timeout)
         try:
             response = context.__enter__()
         except httpx.TransportError as exc:  # timeouts included
@@ -159,10 +204,15 @@ class HttpTransport:
         return response, context
 
     @staticmethod
-    def _lines(response: httpx.Response) -> Iterator[str]:
+    def _lines(response: httpx.Response, deadline: Deadline | None = None) -> Iterator[str]:
         try:
-            yield from response.iter_lines()
+            for line in response.iter_lines():
+                if deadline is not None and deadline.spent:
+                    raise deadline.exceeded()
+                yield line
         except httpx.TimeoutException as exc:
+            if deadline is not None and deadline.spent:
+                raise deadline.exceeded() from exc
             raise LLMError(
                 f"The model server stopped sending in the middle of its answer "
                 f"({type(exc).__name__}).",
@@ -177,10 +227,12 @@ class HttpTransport:
                 retryable=True,
             ) from exc
 
-    def _attempt(self, url: str, headers: dict[str, str], body: bytes) -> Any:
+    def _attempt(
+        self, url: str, headers: dict[str, str], body: bytes, timeout: httpx.Timeout
+    ) -> Any:
         """One request: the decoded JSON on success, or the ``LLMError`` describing the failure."""
         try:
-            response = self.client.post(url, headers=headers, content=body)
+            response = self.client.post(url, headers=headers, content=body, timeout=timeout)
         except httpx.TransportError as exc:  # timeouts included
             return _unreached(url, exc)
         if response.status_code >= 400:
@@ -211,6 +263,7 @@ class HttpProvider(abc.ABC):
     name = ""
     offline = False
     streams = True  # ``complete(on_text=...)`` streams the text as the model writes it
+    takes_deadline = True  # ``complete(deadline=...)`` bounds the call and its retries
 
     def __init__(
         self,
@@ -287,18 +340,25 @@ class HttpProvider(abc.ABC):
         turns: list[Turn],
         tools: list[dict[str, Any]],
         on_text: Callable[[str], None] | None = None,
+        deadline: Deadline | None = None,
     ) -> LLMResponse:
         """One model call. With ``on_text`` the answer is streamed and each piece of its text is
-        passed to ``on_text`` as it arrives; the returned response is the same either way."""
+        passed to ``on_text`` as it arrives; the returned response is the same either way.
+        ``deadline`` bounds the call with its retries (see the module docstring)."""
         payload = self.request_body(system=system, turns=turns, tools=tools)
         started = time.monotonic()
         if on_text is None:
             response = self.parse(
-                self.http.post_json(self.url, headers=self.headers(), payload=payload)
+                self.http.post_json(
+                    self.url, headers=self.headers(), payload=payload, deadline=deadline
+                )
             )
         else:
             with self.http.stream(
-                self.url, headers=self.headers(), payload=self.stream_request(payload)
+                self.url,
+                headers=self.headers(),
+                payload=self.stream_request(payload),
+                deadline=deadline,
             ) as body:
                 if isinstance(body, dict):  # the server ignored ``stream``
                     response = self.parse(body)

@@ -52,7 +52,9 @@ def build_messages(*, system: str, turns: list[Turn]) -> list[dict[str, Any]]:
     messages: list[dict[str, Any]] = []
     if system:
         messages.append({"role": "system", "content": system})
+    wire: dict[str, str] = {}  # the app's call id → the provider's (``ToolCall.wire_id``)
     for turn in turns:
+        wire.update({call.id: call.wire_id for call in turn.tool_calls})
         if turn.role == "user":
             messages.append({"role": "user", "content": turn.content})
         elif turn.role == "assistant":
@@ -65,7 +67,7 @@ def build_messages(*, system: str, turns: list[Turn]) -> list[dict[str, Any]]:
                 message["tool_calls"] = [
                     {
                         **turn.tool_call_extras.get(call.id, {}),
-                        "id": call.id,
+                        "id": call.wire_id,
                         "type": "function",
                         "function": {
                             "name": call.name,
@@ -77,7 +79,11 @@ def build_messages(*, system: str, turns: list[Turn]) -> list[dict[str, Any]]:
             messages.append(message)
         elif turn.role == "tool":
             messages.append(
-                {"role": "tool", "tool_call_id": turn.tool_call_id or "", "content": turn.content}
+                {
+                    "role": "tool",
+                    "tool_call_id": wire.get(turn.tool_call_id or "", turn.tool_call_id or ""),
+                    "content": turn.content,
+                }
             )
     return messages
 

@@ -232,16 +232,16 @@ CHAT_RATE_LIMIT_PER_MINUTE = env_int("CHAT_RATE_LIMIT_PER_MINUTE", 10)
 LLM_TOOL_FORMAT = env_str("LLM_TOOL_FORMAT", "native")
 AGENT_MAX_MODEL_CALLS = env_int("AGENT_MAX_MODEL_CALLS", 5)
 # A reply that can't hang (chat.recovery). The threads pool enforces no Celery time limit, so the
-# agent keeps its own: it starts no model call once a turn has run AGENT_TURN_TIMEOUT seconds.
-# AGENT_TURN_DEADLINE adds one model call in flight (connect + read timeouts) and a margin: a
-# reply still running after it is taken for lost (its worker was killed) and re-queued once, then
-# failed; the page stops polling then and offers Retry. A reply still queued AGENT_QUEUE_GRACE
-# seconds after it was handed to the broker is sent again once (its task was lost). The sweep runs
-# every AGENT_RECOVERY_INTERVAL seconds (Celery beat) and when a worker starts.
-AGENT_TURN_TIMEOUT = env_float("AGENT_TURN_TIMEOUT", 120.0)
-AGENT_TURN_DEADLINE = env_float(
-    "AGENT_TURN_DEADLINE", AGENT_TURN_TIMEOUT + LLM_CONNECT_TIMEOUT + LLM_READ_TIMEOUT + 15.0
-)
+# agent keeps its own: AGENT_TURN_TIMEOUT is a turn's ONE total time across all its model calls,
+# their retries and the waits between them (issue 18 item 6): each request's time-outs are cut to
+# what is left, no retry passes it, and past it the reply fails with "took too long" and Retry.
+# AGENT_TURN_DEADLINE adds a margin for the work around the model calls: a reply still running
+# after it is taken for lost (its worker was killed) and re-queued once, then failed; the page
+# stops polling then and offers Retry. A reply still queued AGENT_QUEUE_GRACE seconds after it was
+# handed to the broker is sent again once (its task was lost). The sweep runs every
+# AGENT_RECOVERY_INTERVAL seconds (Celery beat) and when a worker starts.
+AGENT_TURN_TIMEOUT = env_float("AGENT_TURN_TIMEOUT", 90.0)
+AGENT_TURN_DEADLINE = env_float("AGENT_TURN_DEADLINE", AGENT_TURN_TIMEOUT + 30.0)
 AGENT_QUEUE_GRACE = env_float("AGENT_QUEUE_GRACE", 60.0)
 AGENT_RECOVERY_INTERVAL = env_float("AGENT_RECOVERY_INTERVAL", 30.0)
 # An undecided batch of proposed changes expires after this many days (seed 004).
@@ -387,3 +387,15 @@ AXES_CLIENT_IP_CALLABLE = "config.signin_throttle.client_ip"
 # while they count (LOGIN_LOCKOUT_MINUTES).
 AXES_DISABLE_ACCESS_LOG = True
 AXES_VERBOSE = False  # no banner in every process and management command
+
+# --- Limits: the agent's tool calls (issue 18 items 8 and 9) ------------------------------------
+# Seed 003: a turn whose model calls more than 5 tools for one athlete message is flagged for staff
+# in the audit log and logged as a warning (chat.models.audit.MANY_CALLS_PER_TURN, the seed's
+# value). One that brings the turn past AGENT_MAX_TOOL_CALLS is refused whole: none of that
+# response's calls is run or queued, and the athlete reads that they should ask for fewer changes
+# at a time (nothing is changed; their message is kept).
+AGENT_MAX_TOOL_CALLS = env_int("AGENT_MAX_TOOL_CALLS", 20)
+# A provider's tool-call id is data: the app names each call by an id of its own (short, URL-safe)
+# and keeps the provider's only to send it back. One longer than this many characters is not kept:
+# that call is answered with an error instead of being run (coach.toolcalls.own_ids).
+CHAT_TOOL_CALL_ID_MAX_CHARS = env_int("CHAT_TOOL_CALL_ID_MAX_CHARS", 512)

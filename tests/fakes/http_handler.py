@@ -73,6 +73,10 @@ def make_handler(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
                     )
                 )
                 return
+            if server.hang:  # a model that accepts the request and never answers
+                server._stopping.wait()
+                self.close_connection = True
+                return
             stream = isinstance(parsed, dict) and parsed.get("stream") is True
             scripted = server._next(path, stream=stream)
             if scripted.delay and server._stopping.wait(scripted.delay):

@@ -18,6 +18,9 @@ token), the others ``stream_chunk_delay`` apart. ``enqueue_openai_stream`` /
 replays a recorded ``.sse`` body event by event. The wall-clock time each stream's first chunk was
 written is appended to ``server.first_chunk_times`` (the benchmark's "provider's first token").
 
+**Hanging.** ``server.hang = True`` plays a model that accepts the connection and the request
+and never answers: each request is recorded, then held open until the server stops.
+
 The pytest fixtures ``fake_openai_server`` and ``fake_anthropic_server`` (``tests/fakes/plugin.py``)
 yield a started server whose ``protocol`` decides ``base_url`` and ``provider()``.
 
@@ -75,6 +78,7 @@ class FakeLLMServer:
         self.stream_chunk_delay = stream_chunk_delay  # between the chunks of a streamed default
         self.first_chunk_times: list[float] = []  # time.time() of each stream's first chunk
         self.requests: list[RecordedRequest] = []
+        self.hang = False  # accept each request and never answer (until ``stop()``)
         self.sleeps: list[float] = []  # waits of providers made by provider(), not slept
         self._queue: deque[ScriptedResponse] = deque()
         self._lock = threading.Lock()
