@@ -1,6 +1,18 @@
-"""FIT files (Garmin, Wahoo, Coros…) read with fitdecode: one activity per ``session`` message,
-with the ``record`` messages inside its time span as streams; sleep from ``sleep_level``,
-``sleep_assessment``, ``hrv_status_summary`` and ``monitoring`` messages where present."""
+"""FIT files (Garmin, Wahoo, Coros, Zwift…) read with fitdecode: one activity per ``session``
+message, with the ``record`` messages inside its time span as streams; sleep from
+``sleep_level``, ``sleep_assessment``, ``hrv_status_summary`` and ``monitoring`` messages where
+present.
+
+Read as tolerantly as the device makers' own tools read them:
+
+- A time below 0x10000000 is relative to the device's clock (older watches, such as the
+  Forerunner 70, write every time so, and compress most record headers). It is placed on the
+  calendar with a ``timestamp_correlation`` message, else the ``activity`` message's local
+  wall-clock time (then the start is in the athlete's time zone).
+- A session without ``start_time`` starts at its first record (else at its end less its elapsed
+  time).
+- A heart rate of 0 is what a device writes with no strap: no value, not zero.
+"""
 
 from __future__ import annotations
 
@@ -18,6 +30,8 @@ SPORTS = {
     "training": "STRENGTH",
     "fitness_equipment": "OTHER",
 }
+
+RELATIVE_LIMIT = 0x10000000  # FIT: a date_time below this counts seconds of the device's clock
 
 
 def _value(frame, *names):
@@ -39,11 +53,51 @@ def _int(value) -> int | None:
     return None if value is None else round(float(value))
 
 
+def _heart_rate(value) -> int | None:
+    """0 (or 255, FIT's "invalid" that some writers leave unmasked) means no strap."""
+    rate = _int(value)
+    return rate if rate and 0 < rate < 255 else None
+
+
 def _sport(value) -> str:
     if value is None:
         return "OTHER"
     text = str(value).lower()
     return SPORTS.get(text) or sport_from_text(text)
+
+
+class _Clock:
+    """Turns a FIT time (an aware datetime, or seconds of the device's clock) into a datetime:
+    aware when the file ties its clock to UTC, naive local wall-clock time when it only gives
+    its local time (the athlete's time zone is then assumed), None when it gives neither."""
+
+    def __init__(self) -> None:
+        self.utc_offset: datetime.datetime | None = None  # absolute time at device second 0
+        self.local_offset: datetime.datetime | None = None  # local wall time at device second 0
+
+    def see(self, frame) -> None:
+        if frame.name == "timestamp_correlation":
+            absolute = _aware(_value(frame, "timestamp"))
+            system = _value(frame, "system_timestamp")
+            if absolute is not None and isinstance(system, int | float):
+                self.utc_offset = absolute - datetime.timedelta(seconds=system)
+        elif frame.name == "activity":
+            local = _value(frame, "local_timestamp")
+            stamp = _value(frame, "timestamp")
+            relative = isinstance(stamp, int | float) and stamp < RELATIVE_LIMIT
+            if relative and isinstance(local, datetime.datetime) and local.year > 1990:
+                naive = local.replace(tzinfo=None)
+                self.local_offset = naive - datetime.timedelta(seconds=stamp)
+
+    def when(self, value) -> datetime.datetime | None:
+        if isinstance(value, datetime.datetime):
+            return _aware(value)
+        if isinstance(value, int | float) and 0 <= value < RELATIVE_LIMIT:
+            if self.utc_offset is not None:
+                return self.utc_offset + datetime.timedelta(seconds=value)
+            if self.local_offset is not None:
+                return self.local_offset + datetime.timedelta(seconds=value)
+        return None
 
 
 def parse(name: str, data: bytes) -> Parsed:
@@ -52,6 +106,7 @@ def parse(name: str, data: bytes) -> Parsed:
     sleep_levels: list[datetime.datetime] = []
     sleep: dict = {}
     device = ""
+    clock = _Clock()
     index = 0
     try:
         with fitdecode.FitReader(io.BytesIO(data), check_crc=fitdecode.CrcCheck.RAISE) as reader:
@@ -59,6 +114,7 @@ def parse(name: str, data: bytes) -> Parsed:
                 if not isinstance(frame, fitdecode.FitDataMessage):
                     continue
                 index += 1
+                clock.see(frame)
                 if frame.name == "file_id":
                     serial = _value(frame, "serial_number")
                     maker = _value(frame, "manufacturer")
@@ -68,8 +124,8 @@ def parse(name: str, data: bytes) -> Parsed:
                 elif frame.name == "record":
                     records.append(
                         {
-                            "ts": _aware(_value(frame, "timestamp")),
-                            "hr": _value(frame, "heart_rate"),
+                            "ts": _value(frame, "timestamp"),
+                            "hr": _heart_rate(_value(frame, "heart_rate")),
                             "speed": _value(frame, "enhanced_speed", "speed"),
                             "power": _value(frame, "power"),
                             "alt": _value(frame, "enhanced_altitude", "altitude"),
@@ -89,9 +145,15 @@ def parse(name: str, data: bytes) -> Parsed:
         raise FileFormatError(
             f"not a readable FIT file ({exc})", where=f"record {index + 1}"
         ) from exc
+    for record in records:
+        record["ts"] = clock.when(record["ts"])
+    records = [r for r in records if r["ts"] is not None]
     parsed = Parsed(format="fit")
+    previous_end = None
     for number, session in enumerate(sessions, start=1):
-        parsed.activities.append(_activity(session, records, device, number))
+        activity = _activity(session, records, device, number, clock, previous_end)
+        parsed.activities.append(activity)
+        previous_end = activity.start + datetime.timedelta(seconds=activity.elapsed_s or 0)
     if sleep_levels:
         first, last = min(sleep_levels), max(sleep_levels)
         parsed.sleep.append(
@@ -108,19 +170,53 @@ def parse(name: str, data: bytes) -> Parsed:
     return parsed
 
 
-def _activity(session: dict, records: list[dict], device: str, number: int) -> ActivityData:
-    start = _aware(session.get("start_time"))
-    if start is None:
-        raise FileFormatError("the session has no start time", where=f"session {number}")
+def _start(session: dict, records: list[dict], clock: _Clock, previous_end, number: int):
+    start = clock.when(session.get("start_time"))
+    if start is not None:
+        return start
+    end = clock.when(session.get("timestamp"))
+    mine = [
+        r["ts"]
+        for r in records
+        if (end is None or _comparable(r["ts"], end) <= end)
+        and (previous_end is None or _comparable(r["ts"], previous_end) >= previous_end)
+    ]
+    if mine:
+        return min(mine)
+    elapsed = session.get("total_elapsed_time") or session.get("total_timer_time")
+    if end is not None and elapsed:
+        return end - datetime.timedelta(seconds=float(elapsed))
+    if any(isinstance(session.get(k), int) for k in ("start_time", "timestamp")):
+        raise FileFormatError(
+            "the session's times count from the device's power-on and the file gives no date "
+            "to place them (no timestamp_correlation or activity local time)",
+            where=f"session {number}",
+        )
+    raise FileFormatError(
+        "the session has no start time, no timed records and no end time", where=f"session {number}"
+    )
+
+
+def _comparable(value: datetime.datetime, other: datetime.datetime) -> datetime.datetime:
+    """Both aware or both naive (one file uses one clock, but stay safe)."""
+    if (value.tzinfo is None) == (other.tzinfo is None):
+        return value
+    return value.replace(tzinfo=other.tzinfo)
+
+
+def _activity(session: dict, records: list[dict], device: str, number: int, clock, previous_end):
+    start = _start(session, records, clock, previous_end, number)
     elapsed = session.get("total_elapsed_time")
     moving = session.get("total_timer_time") or elapsed
+    if elapsed and moving and moving > elapsed:  # Zwift writes a timer 1 s past the elapsed time
+        moving = elapsed
     end = start + datetime.timedelta(seconds=float(elapsed or moving or 0))
-    mine = [r for r in records if r["ts"] is not None and start <= r["ts"] <= end]
+    mine = [r for r in records if start <= _comparable(r["ts"], start) <= end]
     streams = None
     if mine:
         streams = downsample(
             {
-                "t": [(r["ts"] - start).total_seconds() for r in mine],
+                "t": [(_comparable(r["ts"], start) - start).total_seconds() for r in mine],
                 "hr": [r["hr"] for r in mine],
                 "speed": [r["speed"] for r in mine],
                 "power": [r["power"] for r in mine],
@@ -136,8 +232,8 @@ def _activity(session: dict, records: list[dict], device: str, number: int) -> A
         elapsed_s=_int(elapsed),
         distance_m=session.get("total_distance"),
         elevation_gain_m=session.get("total_ascent"),
-        avg_hr=_int(session.get("avg_heart_rate")),
-        max_hr=_int(session.get("max_heart_rate")),
+        avg_hr=_heart_rate(session.get("avg_heart_rate")),
+        max_hr=_heart_rate(session.get("max_heart_rate")),
         avg_speed_mps=speed,
         avg_power_w=_int(session.get("avg_power")),
         normalized_power_w=_int(session.get("normalized_power")),
