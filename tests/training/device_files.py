@@ -163,8 +163,10 @@ def tcx_pool_swim(
 ):
     """A pool swim as Garmin Connect exports it to TCX: ``Sport="Other"`` (TCX knows only
     Running, Biking and Other), one Lap per length set with its time and distance and no
-    trackpoint positions (python-tcxparser ``tests/files/sup_activity_1.tcx`` shows the same
-    Sport="Other" for a non-running, non-biking activity). ``rest_s`` is the pause between
+    trackpoint positions, and its ``Id`` cut to the minute while the first lap's StartTime has
+    the second (Garmin Connect's exports of a Forerunner 935 pool swim: Id 11:11:00, first lap
+    11:11:03; python-tcxparser ``tests/files/sup_activity_1.tcx`` shows the same Sport="Other"
+    for a non-running, non-biking activity). ``rest_s`` is the pause between
     laps: a lap's time leaves it out, its next StartTime counts it."""
     out = []
     moment = start
@@ -179,7 +181,8 @@ def tcx_pool_swim(
     return (
         '<?xml version="1.0" encoding="UTF-8"?>\n'
         '<TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2">'
-        f'<Activities><Activity Sport="Other"><Id>{_iso(start)}</Id>{"".join(out)}'
+        f'<Activities><Activity Sport="Other"><Id>{_iso(start.replace(second=0))}</Id>'
+        f"{''.join(out)}"
         "<Creator><Name>Forerunner 935</Name></Creator></Activity></Activities>"
         "</TrainingCenterDatabase>\n"
     ).encode()

@@ -134,6 +134,7 @@ def _line(n: int, *, start=T0, step_s=1, lat_step=0.00002, ele=None) -> list[tup
         ("Morning Swim", "16", "SWIMMING"),  # Strava: a number, and a clear name
         ("Afternoon Activity", "1", "CYCLING"),  # Strava's 1 is Ride
         ("Evening Activity", "9", "RUNNING"),  # Strava's 9 is Run
+        ("Zwift Session", "17", "CYCLING"),  # Strava's 17 is VirtualRide
         ("Morning Swim", "running", "RUNNING"),  # a word in <type> still says the sport
     ],
 )

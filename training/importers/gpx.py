@@ -23,9 +23,10 @@ import gpxpy.gpx
 
 from .base import ActivityData, FileFormatError, Parsed, downsample, sport_from_text
 
-# Strava's numeric activity types in its GPX export (1 Ride, 9 Run): the two codes that several
-# independent readers of these files agree on. Other codes fall back to the name.
-STRAVA_TYPES = {"1": "CYCLING", "9": "RUNNING"}
+# Strava's numeric activity types in its GPX export, as its own files pair them with names
+# ("Morning Swim" 16, "Zwift Session" 17 VirtualRide) and other readers of these files map them.
+# Other codes fall back to the name, and a clear name wins over any code.
+STRAVA_TYPES = {"1": "CYCLING", "9": "RUNNING", "16": "SWIMMING", "17": "CYCLING"}
 
 
 def xml_start(data: bytes) -> bytes:

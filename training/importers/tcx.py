@@ -1,7 +1,8 @@
 """TCX files (Garmin Training Center) read with defusedxml: one activity per ``Activity``, its
 laps summed, its trackpoints as streams (heart rate, speed and watts from the ``TPX`` extension,
-altitude). Whitespace before the XML declaration is read past; a heart rate of 0 (no strap)
-is no value."""
+altitude). The start is the first lap's StartTime (the Id may be cut to the minute), else the
+Id. Whitespace before the XML declaration is read past; a heart rate of 0 (no strap) is no
+value."""
 
 from __future__ import annotations
 
@@ -79,14 +80,22 @@ def parse(name: str, data: bytes) -> Parsed:
     parsed = Parsed(format="tcx")
     for number, activity in enumerate(_children(activities, "Activity"), start=1):
         where = f"activity {number}"
-        start = _time(_descendant_text(activity, "Id"), where)
+        laps = _children(activity, "Lap")
+        lap_starts = [
+            _time(lap.get("StartTime"), f"{where}, lap {n}")
+            for n, lap in enumerate(laps, start=1)
+            if lap.get("StartTime")
+        ]
+        # Garmin Connect writes the Id cut to the minute (11:11:00 for a start at 11:11:03);
+        # the first lap's StartTime is when the activity began
+        start = min(lap_starts) if lap_starts else _time(_descendant_text(activity, "Id"), where)
         totals = {"time": 0.0, "distance": 0.0, "calories": 0.0}
         max_hr = None
         hr_weighted = 0.0
         hr_seconds = 0.0
         lap_end = 0.0  # seconds from the start to the end of the latest lap
         points: list = []
-        for lap_number, lap in enumerate(_children(activity, "Lap"), start=1):
+        for lap_number, lap in enumerate(laps, start=1):
             lap_where = f"{where}, lap {lap_number}"
             seconds = _float(lap, "TotalTimeSeconds", where=lap_where) or 0.0
             totals["time"] += seconds
