@@ -256,3 +256,28 @@ def test_the_migration_rekeys_old_activities_and_clears_zero_heart_rates(athlete
     data = real.tcx_pool_swim(start=start, laps=laps, rest_s=21)
     report = import_files(athlete=athlete, files=[("swim.tcx", data)])
     assert (report.activities, report.duplicates) == (0, 1)
+
+
+@pytest.mark.parametrize(
+    ("damage", "said"),
+    [
+        # fitdecode invalid/activity-filecrc.fit: all messages readable, the checksum wrong
+        (lambda data: data[:-2] + bytes([data[-2] ^ 0xFF, data[-1]]), "mismatching CRC"),
+        # fitdecode invalid/activity-unexpected-eof.fit: cut off before its checksum
+        (lambda data: data[:-2], "expected 2 bytes, got 0"),
+    ],
+)
+def test_a_fit_file_damaged_after_its_session_keeps_the_session_with_a_note(athlete, damage, said):
+    data = damage(real.fit_sessions([real.Leg(FitSport.RUNNING, T0, 1800, 5000.0)]))
+    report = import_files(athlete=athlete, files=[("cut.fit", data)])
+    line = report.files[0].line
+    assert report.activities == 1 and report.failed == 0
+    assert said in line and "kept what was read before it: 1 session(s)" in line
+    assert Activity.objects.get().distance_m == pytest.approx(5000.0)
+
+
+def test_a_fit_file_damaged_before_any_session_is_refused_with_the_place(athlete):
+    data = real.fit_sessions([real.Leg(FitSport.RUNNING, T0, 1800, 5000.0)])[:-60]
+    report = import_files(athlete=athlete, files=[("cut.fit", data)])
+    assert report.failed == 1 and "not a readable FIT file" in report.files[0].line
+    assert "record " in report.files[0].line and Activity.objects.count() == 0

@@ -12,6 +12,9 @@ Read as tolerantly as the device makers' own tools read them:
 - A session without ``start_time`` starts at its first record (else at its end less its elapsed
   time).
 - A heart rate of 0 is what a device writes with no strap: no value, not zero.
+- A file damaged after its sessions (cut short, a wrong checksum, an undefined message) keeps
+  what was read before the damage, with a note, as Garmin's own decoder returns it; a file
+  damaged before any session is refused with the place of the damage.
 """
 
 from __future__ import annotations
@@ -107,6 +110,7 @@ def parse(name: str, data: bytes) -> Parsed:
     sleep: dict = {}
     device = ""
     clock = _Clock()
+    damage = None
     index = 0
     try:
         with fitdecode.FitReader(io.BytesIO(data), check_crc=fitdecode.CrcCheck.RAISE) as reader:
@@ -142,13 +146,19 @@ def parse(name: str, data: bytes) -> Parsed:
                 elif frame.name == "monitoring" and _value(frame, "resting_heart_rate"):
                     sleep["resting_hr"] = _int(_value(frame, "resting_heart_rate"))
     except Exception as exc:  # fitdecode raises FitError, struct and value errors alike
-        raise FileFormatError(
-            f"not a readable FIT file ({exc})", where=f"record {index + 1}"
-        ) from exc
+        # Garmin's own decoder returns the messages it read before an error along with the
+        # error: a file cut short, with a wrong checksum or an undefined message after its
+        # sessions still holds them. Without a complete session there is nothing to keep.
+        damage = FileFormatError(f"not a readable FIT file ({exc})", where=f"record {index + 1}")
+        if not sessions and not sleep_levels:
+            raise damage from exc
     for record in records:
         record["ts"] = clock.when(record["ts"])
     records = [r for r in records if r["ts"] is not None]
     parsed = Parsed(format="fit")
+    if damage is not None:
+        kept = f"{len(sessions)} session(s)" if sessions else "the sleep data"
+        parsed.notes.append(f"{damage}; kept what was read before it: {kept}")
     previous_end = None
     for number, session in enumerate(sessions, start=1):
         activity = _activity(session, records, device, number, clock, previous_end)
