@@ -281,3 +281,23 @@ def test_a_fit_file_damaged_before_any_session_is_refused_with_the_place(athlete
     report = import_files(athlete=athlete, files=[("cut.fit", data)])
     assert report.failed == 1 and "not a readable FIT file" in report.files[0].line
     assert "record " in report.files[0].line and Activity.objects.count() == 0
+
+
+def test_a_fit_activity_without_a_session_is_computed_from_its_records(athlete):
+    leg = real.Leg(FitSport.CYCLING, T0, 3600, 30000.0, hr=140)
+    data = real.fit_sessions([leg], summary=False)[:-2]  # and cut before its checksum
+    report = import_files(athlete=athlete, files=[("rox.fit", data)])
+    line = report.files[0].line
+    assert report.activities == 1, line
+    assert "computed from its 721 records" in line and "expected 2 bytes" in line
+    ride = Activity.objects.get()
+    assert (ride.start, ride.elapsed_s, ride.avg_hr) == (T0, 3600, 140)
+    assert ride.distance_m == pytest.approx(30000.0)
+
+
+def test_a_fit_course_is_not_taken_for_an_activity(athlete):
+    leg = real.Leg(FitSport.CYCLING, T0, 3600, 30000.0)
+    data = real.fit_sessions([leg], summary=False, file_type=real.FileType.COURSE)
+    report = import_files(athlete=athlete, files=[("route.fit", data)])
+    assert "the FIT file has no session and no sleep data" in report.files[0].line
+    assert Activity.objects.count() == 0

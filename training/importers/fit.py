@@ -12,6 +12,9 @@ Read as tolerantly as the device makers' own tools read them:
 - A session without ``start_time`` starts at its first record (else at its end less its elapsed
   time).
 - A heart rate of 0 is what a device writes with no strap: no value, not zero.
+- An activity file without a session (a recording stopped before its summary) is computed
+  from its records, with a note, when all its data is there (a file cut inside its data is
+  refused: what is missing is unknown).
 - A file damaged after its sessions (cut short, a wrong checksum, an undefined message) keeps
   what was read before the damage, with a note, as Garmin's own decoder returns it; a file
   damaged before any session is refused with the place of the damage.
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 import datetime
 import io
+from dataclasses import dataclass, field
 
 import fitdecode
 
@@ -93,8 +97,8 @@ class _Clock:
                 self.local_offset = naive - datetime.timedelta(seconds=stamp)
 
     def when(self, value) -> datetime.datetime | None:
-        if isinstance(value, datetime.datetime):
-            return _aware(value)
+        if isinstance(value, datetime.datetime):  # fitdecode's are aware; naive ones are ours
+            return value
         if isinstance(value, int | float) and 0 <= value < RELATIVE_LIMIT:
             if self.utc_offset is not None:
                 return self.utc_offset + datetime.timedelta(seconds=value)
@@ -103,14 +107,27 @@ class _Clock:
         return None
 
 
-def parse(name: str, data: bytes) -> Parsed:
-    sessions: list[dict] = []
-    records: list[dict] = []
-    sleep_levels: list[datetime.datetime] = []
-    sleep: dict = {}
-    device = ""
-    clock = _Clock()
-    damage = None
+@dataclass
+class _Contents:
+    sessions: list[dict] = field(default_factory=list)
+    records: list[dict] = field(default_factory=list)
+    sleep_levels: list[datetime.datetime] = field(default_factory=list)
+    sleep: dict = field(default_factory=dict)
+    device: str = ""
+    file_type: str | None = None
+    sport: object = None  # the ``sport`` message's, for a file without a session
+    clock: _Clock = field(default_factory=_Clock)
+    damage: FileFormatError | None = None  # where and how the file stopped being readable
+    whole: bool = False  # every data byte the header announces is there (a checksum may not be)
+
+
+def _read(data: bytes) -> _Contents:
+    """Every message up to the end, or up to the damage: Garmin's own decoder returns the
+    messages it read before an error along with the error (a file cut short, with a wrong
+    checksum or an undefined message after its sessions still holds them)."""
+    out = _Contents()
+    if len(data) >= 12:
+        out.whole = len(data) >= data[0] + int.from_bytes(data[4:8], "little")
     index = 0
     try:
         with fitdecode.FitReader(io.BytesIO(data), check_crc=fitdecode.CrcCheck.RAISE) as reader:
@@ -118,61 +135,97 @@ def parse(name: str, data: bytes) -> Parsed:
                 if not isinstance(frame, fitdecode.FitDataMessage):
                     continue
                 index += 1
-                clock.see(frame)
-                if frame.name == "file_id":
-                    serial = _value(frame, "serial_number")
-                    maker = _value(frame, "manufacturer")
-                    device = " ".join(str(x) for x in (maker, serial) if x is not None)
-                elif frame.name == "session":
-                    sessions.append({f.name: f.value for f in frame.fields})
-                elif frame.name == "record":
-                    records.append(
-                        {
-                            "ts": _value(frame, "timestamp"),
-                            "hr": _heart_rate(_value(frame, "heart_rate")),
-                            "speed": _value(frame, "enhanced_speed", "speed"),
-                            "power": _value(frame, "power"),
-                            "alt": _value(frame, "enhanced_altitude", "altitude"),
-                        }
-                    )
-                elif frame.name == "sleep_level":
-                    ts = _aware(_value(frame, "timestamp"))
-                    if ts is not None:
-                        sleep_levels.append(ts)
-                elif frame.name == "sleep_assessment":
-                    sleep["score"] = _int(_value(frame, "overall_sleep_score"))
-                elif frame.name == "hrv_status_summary":
-                    sleep["hrv_ms"] = _value(frame, "last_night_average")
-                elif frame.name == "monitoring" and _value(frame, "resting_heart_rate"):
-                    sleep["resting_hr"] = _int(_value(frame, "resting_heart_rate"))
+                out.clock.see(frame)
+                _take(frame, out)
     except Exception as exc:  # fitdecode raises FitError, struct and value errors alike
-        # Garmin's own decoder returns the messages it read before an error along with the
-        # error: a file cut short, with a wrong checksum or an undefined message after its
-        # sessions still holds them. Without a complete session there is nothing to keep.
-        damage = FileFormatError(f"not a readable FIT file ({exc})", where=f"record {index + 1}")
-        if not sessions and not sleep_levels:
-            raise damage from exc
-    for record in records:
-        record["ts"] = clock.when(record["ts"])
-    records = [r for r in records if r["ts"] is not None]
+        out.damage = FileFormatError(
+            f"not a readable FIT file ({exc})", where=f"record {index + 1}"
+        )
+    return out
+
+
+def _take(frame, out: _Contents) -> None:
+    if frame.name == "file_id":
+        serial = _value(frame, "serial_number")
+        maker = _value(frame, "manufacturer")
+        out.device = " ".join(str(x) for x in (maker, serial) if x is not None)
+        out.file_type = str(_value(frame, "type") or "") or None
+    elif frame.name == "session":
+        out.sessions.append({f.name: f.value for f in frame.fields})
+    elif frame.name == "sport":
+        out.sport = _value(frame, "sport")
+    elif frame.name == "record":
+        out.records.append(
+            {
+                "ts": _value(frame, "timestamp"),
+                "hr": _heart_rate(_value(frame, "heart_rate")),
+                "speed": _value(frame, "enhanced_speed", "speed"),
+                "power": _value(frame, "power"),
+                "alt": _value(frame, "enhanced_altitude", "altitude"),
+                "distance": _value(frame, "distance"),
+            }
+        )
+    elif frame.name == "sleep_level":
+        ts = _aware(_value(frame, "timestamp"))
+        if ts is not None:
+            out.sleep_levels.append(ts)
+    elif frame.name == "sleep_assessment":
+        out.sleep["score"] = _int(_value(frame, "overall_sleep_score"))
+    elif frame.name == "hrv_status_summary":
+        out.sleep["hrv_ms"] = _value(frame, "last_night_average")
+    elif frame.name == "monitoring" and _value(frame, "resting_heart_rate"):
+        out.sleep["resting_hr"] = _int(_value(frame, "resting_heart_rate"))
+
+
+def _session_from_records(records: list[dict], sport) -> dict:
+    """What a session would say, from the records of an activity file that has none (a
+    recording cut off before its summary, as a Sigma ROX left a 113 km ride)."""
+    first, last = records[0]["ts"], records[-1]["ts"]
+    rates = [r["hr"] for r in records if r["hr"] is not None]
+    distances = [r["distance"] for r in records if r["distance"] is not None]
+    return {
+        "start_time": first,
+        "total_elapsed_time": (last - first).total_seconds(),
+        "total_distance": max(distances) if distances else None,
+        "avg_heart_rate": round(sum(rates) / len(rates)) if rates else None,
+        "max_heart_rate": max(rates) if rates else None,
+        "sport": sport,
+    }
+
+
+def parse(name: str, data: bytes) -> Parsed:
+    found = _read(data)
+    for record in found.records:
+        record["ts"] = found.clock.when(record["ts"])
+    records = sorted((r for r in found.records if r["ts"] is not None), key=lambda r: r["ts"])
     parsed = Parsed(format="fit")
-    if damage is not None:
+    sessions = found.sessions
+    recorded = found.damage is None or found.whole  # a file cut inside its data is refused
+    if not sessions and recorded and found.file_type in (None, "activity") and len(records) > 1:
+        sessions = [_session_from_records(records, found.sport)]
+        parsed.notes.append(
+            f"the file has no session summary: the activity is computed from its "
+            f"{len(records)} records"
+        )
+    if found.damage is not None:
+        if not sessions and not found.sleep_levels:
+            raise found.damage
         kept = f"{len(sessions)} session(s)" if sessions else "the sleep data"
-        parsed.notes.append(f"{damage}; kept what was read before it: {kept}")
+        parsed.notes.insert(0, f"{found.damage}; kept what was read before it: {kept}")
     previous_end = None
     for number, session in enumerate(sessions, start=1):
-        activity = _activity(session, records, device, number, clock, previous_end)
+        activity = _activity(session, records, found.device, number, found.clock, previous_end)
         parsed.activities.append(activity)
         previous_end = activity.start + datetime.timedelta(seconds=activity.elapsed_s or 0)
-    if sleep_levels:
-        first, last = min(sleep_levels), max(sleep_levels)
+    if found.sleep_levels:
+        first, last = min(found.sleep_levels), max(found.sleep_levels)
         parsed.sleep.append(
             SleepData(
                 night=last.date(),
                 duration_min=round((last - first).total_seconds() / 60),
-                score=sleep.get("score"),
-                resting_hr=sleep.get("resting_hr"),
-                hrv_ms=sleep.get("hrv_ms"),
+                score=found.sleep.get("score"),
+                resting_hr=found.sleep.get("resting_hr"),
+                hrv_ms=found.sleep.get("hrv_ms"),
             )
         )
     if not parsed.activities and not parsed.sleep:
