@@ -19,7 +19,8 @@ from fit_tool.profile.messages.session_message import SessionMessage
 from fit_tool.profile.profile_type import FileType, Manufacturer
 from fitdecode.utils import compute_crc
 
-FIT_EPOCH = datetime.datetime(1989, 12, 31, tzinfo=datetime.UTC)
+UTC = datetime.UTC
+FIT_EPOCH = datetime.datetime(1989, 12, 31, tzinfo=UTC)
 
 
 def _ms(moment: datetime.datetime) -> int:
@@ -103,12 +104,14 @@ def fit_device_clock(
     seconds: int = 3883,
     metres: float = 10248.67,
     hr: int = 170,
+    fix_at_s: int | None = None,
 ) -> bytes:
     """Like fitparse ``tests/files/compressed-speed-distance.fit`` (Forerunner 70): every time
     counts seconds of the device's clock (below 0x10000000; there 17217864 at the start), the
     records after the first carry only a 5-bit compressed time offset in their header, and the
     only date is the ``activity`` message's local wall-clock time at its timestamp.
-    ``power_on_local`` is the local wall-clock time of device second 0."""
+    ``power_on_local`` is the local wall-clock time of device second 0. From ``fix_at_s`` on,
+    records carry real (UTC) times, as a device writes once it has a satellite fix."""
     body = bytearray()
     body += _definition(0, 0, [(0, 1, ENUM), (1, 2, UINT16), (3, 4, UINT32Z), (4, 4, UINT32)])
     body += struct.pack("<BBHII", 0, 4, 1, 1215347, start_s)
@@ -119,7 +122,12 @@ def fit_device_clock(
     for second in range(5, seconds + 1, 5):
         stamp = start_s + second
         distance = round(metres * second / seconds * 100)
-        body += struct.pack("<BBI", 0x80 | (2 << 5) | (stamp & 0x1F), hr, distance)
+        if fix_at_s is not None and second >= fix_at_s:
+            real_time = power_on_local.replace(tzinfo=UTC) + datetime.timedelta(seconds=stamp)
+            absolute = round((real_time - FIT_EPOCH).total_seconds())
+            body += struct.pack("<BIBI", 1, absolute, hr, distance)
+        else:
+            body += struct.pack("<BBI", 0x80 | (2 << 5) | (stamp & 0x1F), hr, distance)
     end_s = start_s + seconds
     body += _definition(
         3,

@@ -301,3 +301,10 @@ def test_a_fit_course_is_not_taken_for_an_activity(athlete):
     report = import_files(athlete=athlete, files=[("route.fit", data)])
     assert "the FIT file has no session and no sleep data" in report.files[0].line
     assert Activity.objects.count() == 0
+
+
+def test_fit_records_on_the_device_clock_before_a_satellite_fix_do_not_break_the_file(athlete):
+    power_on = datetime.datetime(2011, 9, 10, 8, 0, 0)
+    data = real.fit_device_clock(power_on_local=power_on, fix_at_s=60)
+    run = _one(athlete, "fix.fit", data)
+    assert (run.elapsed_s, run.distance_m) == (3883, pytest.approx(10248.67))

@@ -197,7 +197,10 @@ def parse(name: str, data: bytes) -> Parsed:
     found = _read(data)
     for record in found.records:
         record["ts"] = found.clock.when(record["ts"])
-    records = sorted((r for r in found.records if r["ts"] is not None), key=lambda r: r["ts"])
+    records = [r for r in found.records if r["ts"] is not None]
+    if any(r["ts"].tzinfo for r in records):  # device-clock records beside real times: the
+        records = [r for r in records if r["ts"].tzinfo]  # real times alone are certain
+    records.sort(key=lambda r: r["ts"])
     parsed = Parsed(format="fit")
     sessions = found.sessions
     recorded = found.damage is None or found.whole  # a file cut inside its data is refused
