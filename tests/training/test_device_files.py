@@ -308,3 +308,19 @@ def test_fit_records_on_the_device_clock_before_a_satellite_fix_do_not_break_the
     data = real.fit_device_clock(power_on_local=power_on, fix_at_s=60)
     run = _one(athlete, "fix.fit", data)
     assert (run.elapsed_s, run.distance_m) == (3883, pytest.approx(10248.67))
+
+
+def test_a_strava_csv_row_with_heart_rate_zero_stores_no_heart_rate(athlete):
+    row = files.strava_row(
+        id_=1,
+        date="Nov 20, 2026, 7:00:00 AM",
+        name="Ride",
+        type_="Ride",
+        elapsed=3600,
+        moving=3500,
+        metres=30000.0,
+        avg_hr="0",
+        max_hr="0",
+    )
+    ride = _one(athlete, "activities.csv", files.strava_csv([row]))
+    assert (ride.avg_hr, ride.max_hr) == (None, None)
