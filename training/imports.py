@@ -17,6 +17,7 @@ from django.utils import timezone
 from config import uploads
 from programs import workout_log
 
+from .dedupe import split_new
 from .importers import FileFormatError, Parsed, parse_file
 from .importers.base import sport_from_text
 from .models import Activity, AthleteProfile, ImportFile, ImportJob, ImportStatus, SleepRecord
@@ -32,6 +33,7 @@ class FileResult:
     sleep: int = 0
     duplicates: int = 0
     error: str = ""
+    notes: list[str] = field(default_factory=list)  # what the file skipped and why
 
     @property
     def ok(self) -> bool:
@@ -41,9 +43,10 @@ class FileResult:
     def line(self) -> str:
         if self.error:
             return f"{self.name}: FAILED {self.error}"
+        notes = "".join(f"; {note}" for note in self.notes)
         return (
             f"{self.name}: {self.activities} activities, {self.sleep} sleep records, "
-            f"{self.duplicates} duplicates skipped"
+            f"{self.duplicates} duplicates skipped{notes}"
         )
 
 
@@ -76,7 +79,7 @@ class ImportReport:
 
 
 def _store(*, athlete, profile: AthleteProfile, parsed: Parsed, name: str) -> FileResult:
-    result = FileResult(name=name)
+    result = FileResult(name=name, notes=list(parsed.notes))
     built = [
         build_activity(
             athlete=athlete, profile=profile, data=data, source=name, source_format=parsed.format
@@ -84,19 +87,7 @@ def _store(*, athlete, profile: AthleteProfile, parsed: Parsed, name: str) -> Fi
         for data in parsed.activities
     ]
     if built:
-        days = [a.local_date for a in built]
-        known = set(
-            Activity.all_objects.filter(
-                athlete=athlete, local_date__gte=min(days), local_date__lte=max(days)
-            ).values_list("dedupe_key", flat=True)
-        )
-        fresh = []
-        for activity in built:
-            if activity.dedupe_key in known:
-                result.duplicates += 1
-                continue
-            known.add(activity.dedupe_key)
-            fresh.append(activity)
+        fresh, result.duplicates = split_new(athlete=athlete, activities=built)
         _link_planned_sessions(athlete=athlete, activities=fresh)
         Activity.objects.bulk_create(fresh, batch_size=500)
         result.activities = len(fresh)

@@ -16,6 +16,7 @@ from django.utils import timezone
 from programs import workout_log
 from programs.services import program_bump_version, program_lock
 
+from .dedupe import identity_key
 from .fitness import estimate_load
 from .importers.base import ActivityData, sport_from_text
 from .models import Activity, AthleteProfile, LoadMethod, Sport
@@ -68,7 +69,13 @@ def build_activity(
         threshold_hr=profile.threshold_hr,
         rpe=data.rpe,
     )
-    key = data.key or f"{data.sport}:{start.astimezone(datetime.UTC):%Y-%m-%dT%H:%M}"
+    key = data.key or identity_key(
+        start=start,
+        elapsed_s=data.elapsed_s,
+        moving_s=data.moving_s,
+        distance_m=data.distance_m,
+        device_id=data.device_id,
+    )
     return Activity(
         athlete=athlete,
         sport=data.sport,
@@ -79,8 +86,8 @@ def build_activity(
         elapsed_s=data.elapsed_s,
         distance_m=data.distance_m,
         elevation_gain_m=data.elevation_gain_m,
-        avg_hr=data.avg_hr,
-        max_hr=data.max_hr,
+        avg_hr=data.avg_hr or None,  # 0 is "no strap": no value, not zero
+        max_hr=data.max_hr or None,
         avg_speed_mps=data.avg_speed_mps,
         avg_power_w=data.avg_power_w,
         normalized_power_w=data.normalized_power_w,

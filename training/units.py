@@ -58,8 +58,8 @@ def activity_summary(activity: Activity, profile: AthleteProfile) -> dict:
         f"elevation_gain_{'ft' if unit == 'mi' else 'm'}": elevation(
             activity.elevation_gain_m, unit
         ),
-        "avg_hr": activity.avg_hr,
-        "max_hr": activity.max_hr,
+        "avg_hr": activity.avg_hr or None,  # 0 is a missing strap, not a heart rate
+        "max_hr": activity.max_hr or None,
         "avg_power_w": activity.avg_power_w,
         "normalized_power_w": activity.normalized_power_w,
         "calories": activity.calories,

@@ -65,6 +65,7 @@ class Parsed:
     format: str
     activities: list[ActivityData] = field(default_factory=list)
     sleep: list[SleepData] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # what was skipped, for the file's report line
 
 
 SPORT_WORDS = (

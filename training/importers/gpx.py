@@ -1,6 +1,16 @@
 """GPX tracks read with gpxpy: one activity per track; heart rate, cadence and power from the
 Garmin TrackPointExtension (``gpxtpx:hr``) or any extension element named ``hr``/``power``.
-The XML is checked with defusedxml first (no entity expansion)."""
+The XML is checked with defusedxml first (no entity expansion).
+
+- Distance is measured on the ground (2D, gpxpy's ``length_2d``): a watch's or Strava's
+  distance is horizontal, and GPS elevation noise of a few metres a point, counted as 3D
+  distance, adds hundreds of metres to a run and more than doubles a short track.
+- The duration is the span from the earliest to the latest time, whatever the order of the
+  points (a device's clock can step back), and moving time never exceeds it; the path (and so
+  the distance) keeps the file's order, which is the order the device recorded positions in.
+- A track with no timed point is skipped with a note; the file fails only if no track is left.
+- Strava writes ``<type>`` as a number: a name such as "Morning Swim" says the sport then.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +22,20 @@ import gpxpy
 import gpxpy.gpx
 
 from .base import ActivityData, FileFormatError, Parsed, downsample, sport_from_text
+
+# Strava's numeric activity types in its GPX export, as its own files pair them with names
+# ("Morning Swim" 16, "Zwift Session" 17 VirtualRide) and other readers of these files map them.
+# Other codes fall back to the name, and a clear name wins over any code.
+STRAVA_TYPES = {"1": "CYCLING", "9": "RUNNING", "16": "SWIMMING", "17": "CYCLING"}
+
+
+def xml_start(data: bytes) -> bytes:
+    """The document from its first ``<``: whitespace (or a byte-order mark followed by
+    whitespace) before the XML declaration is a common export slip every device tool reads
+    past, while an XML parser refuses the file for it."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    return data.lstrip(b" \t\r\n")
 
 
 def check_xml(data: bytes, kind: str) -> None:
@@ -39,7 +63,22 @@ def _extension_value(point, names: tuple[str, ...]) -> float | None:
     return None
 
 
+def _sport(track, gpx) -> str:
+    kind = (track.type or "").strip()
+    names = " ".join(x for x in (track.name, gpx.name) if x)
+    if kind and not kind.isdigit():
+        sport = sport_from_text(kind)
+        return sport if sport != "OTHER" else sport_from_text(names)
+    sport = sport_from_text(names)
+    return sport if sport != "OTHER" else STRAVA_TYPES.get(kind, "OTHER")
+
+
+def _heart_rate(value: float | None) -> float | None:
+    return value if value else None  # 0: no strap
+
+
 def parse(name: str, data: bytes) -> Parsed:
+    data = xml_start(data)
     check_xml(data, "GPX")
     try:
         gpx = gpxpy.parse(data.decode("utf-8-sig"))
@@ -47,19 +86,21 @@ def parse(name: str, data: bytes) -> Parsed:
         raise FileFormatError(f"not a readable GPX file ({exc})", where="file") from exc
     parsed = Parsed(format="gpx")
     for number, track in enumerate(gpx.tracks, start=1):
-        points = [p for segment in track.segments for p in segment.points]
-        timed = [p for p in points if p.time is not None]
+        timed = sorted(
+            (p for segment in track.segments for p in segment.points if p.time is not None),
+            key=lambda p: p.time,
+        )
         if not timed:
-            raise FileFormatError("the track has no timed points", where=f"track {number}")
+            parsed.notes.append(f"track {number} has no timed points and was skipped")
+            continue
         start = timed[0].time
         if start.tzinfo is None:
             start = start.replace(tzinfo=datetime.UTC)
         elapsed = (timed[-1].time - timed[0].time).total_seconds()
         moving = track.get_moving_data()
         uphill = track.get_uphill_downhill().uphill
-        distance = track.length_3d() if any(p.elevation is not None for p in points) else None
-        distance = distance or track.length_2d()
-        hrs = [_extension_value(p, ("hr", "heartrate")) for p in timed]
+        distance = track.length_2d()
+        hrs = [_heart_rate(_extension_value(p, ("hr", "heartrate"))) for p in timed]
         powers = [_extension_value(p, ("power", "watts")) for p in timed]
         speeds: list[float | None] = [None]
         for before, after in itertools.pairwise(timed):
@@ -68,10 +109,12 @@ def parse(name: str, data: bytes) -> Parsed:
             speeds.append(round(metres / seconds, 2) if seconds > 0 else None)
         known_hr = [h for h in hrs if h is not None]
         known_power = [p for p in powers if p is not None]
-        moving_s = round(moving.moving_time) if moving and moving.moving_time else round(elapsed)
+        moving_s = round(elapsed)
+        if moving and moving.moving_time:
+            moving_s = min(round(moving.moving_time), moving_s)
         parsed.activities.append(
             ActivityData(
-                sport=sport_from_text(track.type or gpx.name or track.name or ""),
+                sport=_sport(track, gpx),
                 start=start,
                 name=(track.name or gpx.name or "")[:200],
                 moving_s=moving_s,
@@ -94,5 +137,7 @@ def parse(name: str, data: bytes) -> Parsed:
             )
         )
     if not parsed.activities:
+        if gpx.tracks:
+            raise FileFormatError("no track of the GPX file has timed points", where="file")
         raise FileFormatError("the GPX file has no track", where="file")
     return parsed

@@ -1,6 +1,8 @@
 """TCX files (Garmin Training Center) read with defusedxml: one activity per ``Activity``, its
 laps summed, its trackpoints as streams (heart rate, speed and watts from the ``TPX`` extension,
-altitude)."""
+altitude). The start is the first lap's StartTime (the Id may be cut to the minute), else the
+Id. Whitespace before the XML declaration is read past; a heart rate of 0 (no strap) is no
+value."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ import itertools
 import defusedxml.ElementTree as SafeET
 
 from .base import ActivityData, FileFormatError, Parsed, downsample, sport_from_text
-from .gpx import check_xml
+from .gpx import check_xml, xml_start
 
 
 def _local(tag: str) -> str:
@@ -69,6 +71,7 @@ def _extension(point, name: str) -> float | None:
 
 
 def parse(name: str, data: bytes) -> Parsed:
+    data = xml_start(data)
     check_xml(data, "TCX")
     root = SafeET.fromstring(data)
     activities = _child(root, "Activities")
@@ -77,21 +80,36 @@ def parse(name: str, data: bytes) -> Parsed:
     parsed = Parsed(format="tcx")
     for number, activity in enumerate(_children(activities, "Activity"), start=1):
         where = f"activity {number}"
-        start = _time(_descendant_text(activity, "Id"), where)
+        laps = _children(activity, "Lap")
+        lap_starts = [
+            _time(lap.get("StartTime"), f"{where}, lap {n}")
+            for n, lap in enumerate(laps, start=1)
+            if lap.get("StartTime")
+        ]
+        # Garmin Connect writes the Id cut to the minute (11:11:00 for a start at 11:11:03);
+        # the first lap's StartTime is when the activity began
+        start = min(lap_starts) if lap_starts else _time(_descendant_text(activity, "Id"), where)
         totals = {"time": 0.0, "distance": 0.0, "calories": 0.0}
         max_hr = None
         hr_weighted = 0.0
+        hr_seconds = 0.0
+        lap_end = 0.0  # seconds from the start to the end of the latest lap
         points: list = []
-        for lap_number, lap in enumerate(_children(activity, "Lap"), start=1):
+        for lap_number, lap in enumerate(laps, start=1):
             lap_where = f"{where}, lap {lap_number}"
             seconds = _float(lap, "TotalTimeSeconds", where=lap_where) or 0.0
             totals["time"] += seconds
+            if lap.get("StartTime"):
+                lap_start = _time(lap.get("StartTime"), lap_where)
+                lap_end = max(lap_end, (lap_start - start).total_seconds() + seconds)
             totals["distance"] += _float(lap, "DistanceMeters", where=lap_where) or 0.0
             totals["calories"] += _float(lap, "Calories", where=lap_where) or 0.0
             lap_avg = _float(lap, "AverageHeartRateBpm", "Value", where=lap_where)
-            hr_weighted += (lap_avg or 0.0) * seconds
+            if lap_avg:  # a lap without a strap (no value, or 0) leaves the average alone
+                hr_weighted += lap_avg * seconds
+                hr_seconds += seconds
             lap_max = _float(lap, "MaximumHeartRateBpm", "Value", where=lap_where)
-            if lap_max is not None:
+            if lap_max:
                 max_hr = max(max_hr or 0, lap_max)
             for track in _children(lap, "Track"):
                 points.extend(_children(track, "Trackpoint"))
@@ -103,7 +121,7 @@ def parse(name: str, data: bytes) -> Parsed:
                     "t": (
                         _time(_descendant_text(point, "Time"), point_where) - start
                     ).total_seconds(),
-                    "hr": _float(point, "HeartRateBpm", "Value", where=point_where),
+                    "hr": _float(point, "HeartRateBpm", "Value", where=point_where) or None,
                     "alt": _float(point, "AltitudeMeters", where=point_where),
                     "speed": _extension(point, "Speed"),
                     "power": _extension(point, "Watts"),
@@ -111,12 +129,14 @@ def parse(name: str, data: bytes) -> Parsed:
             )
         known_hr = [r["hr"] for r in rows if r["hr"] is not None]
         known_power = [r["power"] for r in rows if r["power"] is not None]
-        avg_hr = hr_weighted / totals["time"] if hr_weighted and totals["time"] else None
+        avg_hr = hr_weighted / hr_seconds if hr_weighted and hr_seconds else None
         if avg_hr is None and known_hr:
             avg_hr = sum(known_hr) / len(known_hr)
         if max_hr is None and known_hr:
             max_hr = max(known_hr)
-        elapsed = rows[-1]["t"] if rows and rows[-1]["t"] > 0 else totals["time"]
+        # the latest trackpoint or lap end, whatever the order; the laps' sum without either
+        elapsed = max(max((r["t"] for r in rows), default=0), lap_end) or totals["time"]
+        moving = min(totals["time"], elapsed) if elapsed else totals["time"]
         gain = 0.0
         alts = [r["alt"] for r in rows if r["alt"] is not None]
         for before, after in itertools.pairwise(alts):
@@ -126,7 +146,7 @@ def parse(name: str, data: bytes) -> Parsed:
                 sport=sport_from_text(activity.get("Sport", "")),
                 start=start,
                 name=f"{activity.get('Sport', 'Activity')}",
-                moving_s=round(totals["time"]) or None,
+                moving_s=round(moving) or None,
                 elapsed_s=round(elapsed) or None,
                 distance_m=round(totals["distance"], 1) or None,
                 elevation_gain_m=round(gain, 1) if alts else None,
