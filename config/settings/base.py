@@ -326,5 +326,5 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": env_int("CELERY_PUBLISH_MAX_R
 # polls. Redis out of reach: a stream can't be counted, so none opens (the bubble polls).
 CHAT_STREAMS_PER_ACCOUNT = env_int("CHAT_STREAMS_PER_ACCOUNT", 6)
 # A reply stream whose client stops reading ends once one write has waited this many seconds
-# (config.asgi; the dev server's streams end at CHAT_STREAM_MAX_SECONDS).
+# (config.write_timeout, under ASGI: bin/serve. bin/run's WSGI dev server has no such timeout).
 CHAT_STREAM_WRITE_TIMEOUT = env_float("CHAT_STREAM_WRITE_TIMEOUT", 10.0)

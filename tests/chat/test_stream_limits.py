@@ -146,3 +146,68 @@ async def _read_stopping_redis(user, message, redis_pid: int, limit: float):
     finally:
         os.kill(redis_pid, signal.SIGCONT)
     return chunks, time.monotonic() - stopped[0]
+
+
+# --- a client that stops reading (config.asgi's write timeout) -------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)  # the whole application: each request closes connections
+def test_an_asgi_stream_whose_client_stops_reading_ends_after_the_write_timeout(
+    stream_redis, settings, client, conversation
+):
+    """The server's ``send`` of a body waits while the client reads nothing (its buffers are
+    full); the whole application (``config.asgi``) ends that response after
+    ``CHAT_STREAM_WRITE_TIMEOUT`` and the stream gives its slot back."""
+    settings.CHAT_STREAM_MAX_SECONDS = 30
+    settings.CHAT_STREAM_WRITE_TIMEOUT = 0.5
+    placeholder = running_reply(conversation)
+    client.force_login(conversation.athlete)
+    cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
+    written: list[bytes] = []
+    started = time.monotonic()
+    async_to_sync(_serve_a_client_that_stops_reading)(
+        reverse("chat:message_stream", args=[placeholder.pk]), cookie, written
+    )
+    took = time.monotonic() - started
+    assert written == [b"retry: 1000\n\n"]  # then the client read nothing more
+    # Its first wait on Redis (CHECK_SECONDS), then one write that waited the timeout.
+    assert took < CHECK_SECONDS + 0.5 + 2
+    assert stream_slots.open_streams(stream_redis, conversation.athlete.pk) == 0
+
+
+async def _serve_a_client_that_stops_reading(path: str, cookie: bytes, written: list[bytes]):
+    from config.asgi import application
+
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "headers": [(b"host", b"testserver"), (b"cookie", cookie)],
+        "client": ("127.0.0.1", 50000),
+        "server": ("testserver", 80),
+    }
+    requested = False
+
+    async def receive():
+        nonlocal requested
+        if not requested:
+            requested = True
+            return {"type": "http.request", "body": b"", "more_body": False}
+        await asyncio.Event().wait()  # the client never leaves
+
+    async def send(message):
+        if message["type"] != "http.response.body":
+            return
+        if written:  # the client's buffers are full: nothing more is taken
+            await asyncio.Event().wait()
+        written.append(message.get("body", b""))
+
+    try:
+        await asyncio.wait_for(application(scope, receive, send), timeout=20)
+    except TimeoutError:
+        pytest.fail("the stream was still writing 20 s after its client stopped reading")
