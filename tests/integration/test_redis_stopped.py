@@ -13,6 +13,7 @@ import threading
 import time
 
 import pytest
+from django.db import connection
 from django.test import Client
 from django.urls import reverse
 from django.utils.html import escape
@@ -88,7 +89,10 @@ def test_a_post_while_redis_is_stopped_answers_at_once_and_the_sweep_answers_it_
     answered: dict[str, object] = {}
 
     def post() -> None:  # on a thread: before the fix it never came back
-        answered["response"] = athlete.post(send, {"text": "Anyone there?"}, headers=HX)
+        try:
+            answered["response"] = athlete.post(send, {"text": "Anyone there?"}, headers=HX)
+        finally:
+            connection.close()  # the thread's own
 
     started = time.monotonic()
     poster = threading.Thread(target=post, daemon=True)
