@@ -17,7 +17,8 @@ from the saved message, and a reply that ends without a ``done`` (recovered, fai
 is noticed by the view's own check of the database.
 
 Publishing is best effort: Redis unreachable, the run goes on, the page gets the reply by its
-fallback poll. ``CHAT_STREAMING=False`` switches streaming off everywhere (the page polls).
+fallback poll. Every client here gives up ``REDIS_TIMEOUT`` seconds after what a command may
+block (a stopped Redis accepts connections and never answers). ``CHAT_STREAMING=False`` switches streaming off everywhere (the page polls).
 """
 
 from __future__ import annotations

@@ -13,8 +13,16 @@ and gets only what it missed; a new run (Retry, recovery) starts with ``reset``.
 decides when the reply is over: the view checks it every ``CHECK_SECONDS`` while nothing arrives,
 and after ``done``, so a reply finished without a ``done`` (the sweep failed it, Redis lost it)
 still ends the stream. A response lasts at most ``CHAT_STREAM_MAX_SECONDS``; the browser then
-reconnects and resumes. Redis out of reach: the view keeps checking the database and still sends
-the final event.
+reconnects and resumes. Redis stops answering mid-stream: each read gives up ``REDIS_TIMEOUT``
+seconds after its block, and the view keeps checking the database and still sends the final event.
+
+**One account, a few streams.** A stream holds one of its account's ``CHAT_STREAMS_PER_ACCOUNT``
+slots (``chat.stream_slots``, counted in Redis across web processes). Opening one more closes the
+oldest at once: its ``XREAD`` also waits on its slot's close key, and it ends with a ``done`` that
+is the reply or, still waiting, the polling bubble (``give_way``), so that tab polls instead and no
+browser reconnects in a loop. Redis can't count the stream (out of reach): the same ``done`` at
+once, and the page polls the database. A client that stops reading ends after
+``CHAT_STREAM_WRITE_TIMEOUT`` under ASGI (``config.write_timeout``).
 
 Access is the poll's: the conversation's athlete only (someone else's reply is a 404). Under ASGI
 (``bin/serve``: gunicorn with uvicorn workers) the events come from an async generator reading
