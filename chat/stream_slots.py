@@ -16,6 +16,7 @@ up after ``REDIS_TIMEOUT`` seconds (the clients of ``chat.stream``).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import secrets
 
@@ -90,9 +91,11 @@ class Slot:
         return True
 
     async def aopen(self, client: redis.asyncio.Redis) -> bool:
+        """``open`` on the response's async client, whose timeout allows for its blocking reads:
+        this call keeps to ``REDIS_TIMEOUT``."""
         try:
-            await client.eval(*self._args())
-        except redis.RedisError:
+            await asyncio.wait_for(client.eval(*self._args()), float(settings.REDIS_TIMEOUT))
+        except (redis.RedisError, TimeoutError):
             return False
         return True
 
@@ -109,11 +112,11 @@ class Slot:
     async def arelease(self, client: redis.asyncio.Redis) -> None:
         if not self.reachable:
             return
-        with contextlib.suppress(redis.RedisError):
+        with contextlib.suppress(redis.RedisError, TimeoutError):
             pipe = client.pipeline(transaction=False)
             pipe.zrem(self.key, self.token)
             pipe.delete(self.close_key)
-            await pipe.execute()
+            await asyncio.wait_for(pipe.execute(), float(settings.REDIS_TIMEOUT))
 
 
 def open_streams(client: redis.Redis, user_id: int) -> int:

@@ -213,7 +213,7 @@ def _sync_events(session: _Session, slot: stream_slots.Slot) -> Iterator[str]:
     client = stream.client(block=CHECK_SECONDS)
     yield "retry: 1000\n\n"
     yield from session.opening
-    if not slot.open(client):
+    if not slot.open(stream.client()):
         yield from session.give_way()
         return
     try:
@@ -227,7 +227,7 @@ def _sync_events(session: _Session, slot: stream_slots.Slot) -> Iterator[str]:
             elif done or not result:
                 yield from session.settle() or ([": waiting\n\n"] if not result else [])
     finally:
-        slot.release(client)
+        slot.release(stream.client())
 
 
 async def _async_events(session: _Session, slot: stream_slots.Slot) -> AsyncIterator[str]:
@@ -261,6 +261,22 @@ async def _async_events(session: _Session, slot: stream_slots.Slot) -> AsyncIter
         await client.aclose()
 
 
+class _AsyncEvents:
+    """The ASGI path's events, and a ``close`` that Django calls when the response ends (it
+    closes only its own wrapper of an async generator: ours would end when collected, its
+    ``finally`` later, in a task of its own), so the slot is given back at once."""
+
+    def __init__(self, session: _Session, slot: stream_slots.Slot) -> None:
+        self.slot = slot
+        self.events = _async_events(session, slot)
+
+    def __aiter__(self) -> AsyncIterator[str]:
+        return self.events
+
+    def close(self) -> None:
+        self.slot.release(stream.client())
+
+
 async def message_stream(request: HttpRequest, message_id: int) -> HttpResponse:
     user = await request.auser()
     if not user.is_authenticated or not stream.enabled():
@@ -275,9 +291,9 @@ async def message_stream(request: HttpRequest, message_id: int) -> HttpResponse:
     session = _Session(request, message, request.headers.get("Last-Event-ID"))
     slot = stream_slots.Slot(user.pk)
     if isinstance(request, ASGIRequest):
-        events = _async_events(session, slot)
+        events: Iterator[str] | _AsyncEvents = _AsyncEvents(session, slot)
     else:
-        events = _sync_events(session, slot)
+        events = _sync_events(session, slot)  # Django closes it: its ``finally`` runs
     response = StreamingHttpResponse(events, content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once

@@ -312,7 +312,7 @@ EMAIL_USE_SSL = _EMAIL.get("EMAIL_USE_SSL", False)
 # gone (SIGSTOP, a frozen VM, a dropped route) accepts the connection and never answers: without
 # a timeout a post waited for ever. The post then keeps the message, says the reply is delayed and
 # the recovery sweep sends it once Redis answers (chat.recovery).
-REDIS_TIMEOUT = min(env_float("REDIS_TIMEOUT", 1.0), 2.0)
+REDIS_TIMEOUT = max(0.1, min(env_float("REDIS_TIMEOUT", 1.0), 2.0))
 CELERY_BROKER_TRANSPORT_OPTIONS |= {
     "socket_timeout": REDIS_TIMEOUT,
     "socket_connect_timeout": REDIS_TIMEOUT,
