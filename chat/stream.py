@@ -17,7 +17,8 @@ from the saved message, and a reply that ends without a ``done`` (recovered, fai
 is noticed by the view's own check of the database.
 
 Publishing is best effort: Redis unreachable, the run goes on, the page gets the reply by its
-fallback poll. ``CHAT_STREAMING=False`` switches streaming off everywhere (the page polls).
+fallback poll. Every client here gives up ``REDIS_TIMEOUT`` seconds after what a command may
+block (a stopped Redis accepts connections and never answers). ``CHAT_STREAMING=False`` switches streaming off everywhere (the page polls).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import threading
 from typing import Any
 
 import redis
+import redis.asyncio
 from django.conf import settings
 
 logger = logging.getLogger(__name__)
@@ -136,7 +138,7 @@ def looking_at(name: str, arguments: dict[str, Any] | None) -> str:
 
 # --- publishing (the worker) ---------------------------------------------------------------------
 
-_clients: dict[str, redis.Redis] = {}
+_clients: dict[tuple[str, float, float], redis.Redis] = {}
 _clients_lock = threading.Lock()
 
 
@@ -149,16 +151,34 @@ def redis_url() -> str:
     return url
 
 
-def client() -> redis.Redis:
-    """The process's Redis client for ``CHAT_STREAM_REDIS_URL`` (thread-safe, pooled)."""
+def client(*, block: float = 0.0) -> redis.Redis:
+    """The process's Redis client for ``CHAT_STREAM_REDIS_URL`` (thread-safe, pooled), for
+    commands that block at most ``block`` seconds (``XREAD BLOCK``): each gives up
+    ``REDIS_TIMEOUT`` seconds after that, so a Redis that stopped answering holds no request."""
     url = redis_url()
+    timeout = float(settings.REDIS_TIMEOUT)
     with _clients_lock:
-        found = _clients.get(url)
+        found = _clients.get((url, timeout, block))
         if found is None:
-            found = _clients[url] = redis.Redis.from_url(
-                url, socket_timeout=2.0, socket_connect_timeout=1.0, decode_responses=True
+            found = _clients[(url, timeout, block)] = redis.Redis.from_url(
+                url,
+                socket_timeout=block + timeout,
+                socket_connect_timeout=timeout,
+                decode_responses=True,
             )
         return found
+
+
+def async_client(*, block: float = 0.0) -> redis.asyncio.Redis:
+    """A new ``redis.asyncio`` client (one per response, closed by its caller), with the timeouts
+    of ``client``."""
+    timeout = float(settings.REDIS_TIMEOUT)
+    return redis.asyncio.Redis.from_url(
+        redis_url(),
+        socket_timeout=block + timeout,
+        socket_connect_timeout=timeout,
+        decode_responses=True,
+    )
 
 
 class ReplyStream:

@@ -1,3 +1,6 @@
+import contextlib
+import os
+import signal
 import subprocess
 
 import pytest
@@ -17,19 +20,28 @@ def program(db):
 
 
 @pytest.fixture
-def stream_redis(tmp_path, settings):
+def stream_redis_server(tmp_path, settings):
     """Streamed replies switched on, with the embedded Redis on a socket of its own; yields the
-    ``chat.stream`` client."""
+    server's process (a test may stop it with SIGSTOP: it is let go on again at the end)."""
     proc = embedded_redis.start(
         tmp_path, persist=False, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT
     )
     settings.CHAT_STREAMING = True
     settings.CHAT_STREAM_REDIS_URL = f"unix://{embedded_redis.socket_path(tmp_path)}"
     try:
-        yield stream.client()
+        yield proc
     finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(proc.pid, signal.SIGCONT)
         proc.terminate()
         proc.wait(timeout=10)
+
+
+@pytest.fixture
+def stream_redis(stream_redis_server):
+    """Streamed replies switched on, with a Redis of their own; yields the ``chat.stream``
+    client."""
+    return stream.client()
 
 
 @pytest.fixture(autouse=True)

@@ -13,8 +13,16 @@ and gets only what it missed; a new run (Retry, recovery) starts with ``reset``.
 decides when the reply is over: the view checks it every ``CHECK_SECONDS`` while nothing arrives,
 and after ``done``, so a reply finished without a ``done`` (the sweep failed it, Redis lost it)
 still ends the stream. A response lasts at most ``CHAT_STREAM_MAX_SECONDS``; the browser then
-reconnects and resumes. Redis out of reach: the view keeps checking the database and still sends
-the final event.
+reconnects and resumes. Redis stops answering mid-stream: each read gives up ``REDIS_TIMEOUT``
+seconds after its block, and the view keeps checking the database and still sends the final event.
+
+**One account, a few streams.** A stream holds one of its account's ``CHAT_STREAMS_PER_ACCOUNT``
+slots (``chat.stream_slots``, counted in Redis across web processes). Opening one more closes the
+oldest at once: its ``XREAD`` also waits on its slot's close key, and it ends with a ``done`` that
+is the reply or, still waiting, the polling bubble (``give_way``), so that tab polls instead and no
+browser reconnects in a loop. Redis can't count the stream (out of reach): the same ``done`` at
+once, and the page polls the database. A client that stops reading ends after
+``CHAT_STREAM_WRITE_TIMEOUT`` under ASGI (``config.write_timeout``).
 
 Access is the poll's: the conversation's athlete only (someone else's reply is a 404). Under ASGI
 (``bin/serve``: gunicorn with uvicorn workers) the events come from an async generator reading
@@ -40,12 +48,13 @@ from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpRespons
 from django.template.loader import render_to_string
 from django.utils.html import escape
 
-from .. import recovery, stream
+from .. import recovery, stream, stream_slots
 from ..access import athlete_conversations
 from ..models import Message
 from .common import PAGE, WAITING, regions, undoable_events
 
 CHECK_SECONDS = 1.5  # how long one read waits before the database is checked
+BLOCK_MS = int(CHECK_SECONDS * 1000)
 BATCH = 500  # entries per read
 
 
@@ -71,6 +80,7 @@ class _Session:
         self.opening = [sse("reset", "<!---->")] if last_event_id and self.after == "0" else []
         self.ends_at = time.monotonic() + float(settings.CHAT_STREAM_MAX_SECONDS)
         self.finished = False
+        self.evicted = False
 
     @property
     def key(self) -> str:
@@ -80,10 +90,18 @@ class _Session:
     def open(self) -> bool:
         return not self.finished and time.monotonic() < self.ends_at
 
+    def streams(self, slot: stream_slots.Slot) -> dict[str, str]:
+        """What one ``XREAD`` waits on: the reply's entries after the last one sent, and the slot's
+        close key from its start (a close appended before this read is seen too)."""
+        return {self.key: self.after, slot.close_key: "0"}
+
     def events(self, result: list) -> tuple[list[str], bool]:
         """The SSE events for an ``XREAD`` result, and whether a ``done`` was among them."""
         chunks, done = [], False
-        for _key, entries in result or []:
+        for key, entries in result or []:
+            if key != self.key:  # the slot's close key: the account opened one stream too many
+                self.evicted = True
+                continue
             for entry_id, fields in entries:
                 entry_id = entry_id.decode() if isinstance(entry_id, bytes) else str(entry_id)
                 self.after = entry_id
@@ -108,6 +126,28 @@ class _Session:
         would take a web process's whole pool. (A test wrapped in a transaction keeps it.)"""
         try:
             return self._settle()
+        finally:
+            if not connection.in_atomic_block:
+                connection.close()
+
+    def give_way(self) -> list[str]:
+        """The last event of a stream that may not stay open (its account opened more than
+        ``CHAT_STREAMS_PER_ACCOUNT``, or Redis can't count it): the reply when it is there, else
+        the polling bubble, which fetches it from the database. The browser then closes the
+        connection (``sse-close``) and doesn't reconnect."""
+        self.finished = True
+        try:
+            message = (
+                Message.objects.select_related("conversation__program")
+                .filter(pk=self.message_id)
+                .first()
+            )
+            if message is None:
+                return []
+            if message.status not in WAITING:
+                return [sse("done", self._final(message))]
+            context = {"message": message, "attempt": 0, "fallback": True}
+            return [sse("done", render_to_string(f"{PAGE}#thinking", context, self.request))]
         finally:
             if not connection.in_atomic_block:
                 connection.close()
@@ -142,52 +182,99 @@ class _Session:
         return render_to_string(f"{PAGE}#reply", context, self.request)
 
 
-def _sync_events(session: _Session) -> Iterator[str]:
-    client = stream.client()
+def _read(client: redis.Redis, session: _Session, slot: stream_slots.Slot) -> list:
+    """One wait on Redis for the reply's entries (or the slot's close), ``CHECK_SECONDS`` at
+    most; a Redis out of reach gives nothing after as long (each read gives up ``REDIS_TIMEOUT``
+    seconds after its block: a Redis that stopped answering holds no stream)."""
+    started = time.monotonic()
+    try:
+        result = client.xread(session.streams(slot), count=BATCH, block=BLOCK_MS)
+    except redis.RedisError:
+        slot.reachable = False
+        time.sleep(max(0.0, CHECK_SECONDS - (time.monotonic() - started)))
+        return []
+    slot.reachable = True
+    return result
+
+
+async def _aread(client: redis.asyncio.Redis, session: _Session, slot: stream_slots.Slot) -> list:
+    started = time.monotonic()
+    try:
+        result = await client.xread(session.streams(slot), count=BATCH, block=BLOCK_MS)
+    except redis.RedisError:
+        slot.reachable = False
+        await asyncio.sleep(max(0.0, CHECK_SECONDS - (time.monotonic() - started)))
+        return []
+    slot.reachable = True
+    return result
+
+
+def _sync_events(session: _Session, slot: stream_slots.Slot) -> Iterator[str]:
+    client = stream.client(block=CHECK_SECONDS)
     yield "retry: 1000\n\n"
     yield from session.opening
-    yield from session.settle()
-    while session.open:
-        try:
-            result = client.xread(
-                {session.key: session.after}, count=BATCH, block=int(CHECK_SECONDS * 1000)
-            )
-        except redis.RedisError:
-            time.sleep(CHECK_SECONDS)
-            result = []
-        chunks, done = session.events(result)
-        yield from chunks
-        if done or not result:
-            yield from session.settle() or ([": waiting\n\n"] if not result else [])
+    if not slot.open(stream.client()):
+        yield from session.give_way()
+        return
+    try:
+        yield from session.settle()
+        while session.open:
+            result = _read(client, session, slot)
+            chunks, done = session.events(result)
+            yield from chunks
+            if session.evicted:
+                yield from session.give_way()
+            elif done or not result:
+                yield from session.settle() or ([": waiting\n\n"] if not result else [])
+    finally:
+        slot.release(stream.client())
 
 
-async def _async_events(session: _Session) -> AsyncIterator[str]:
-    client = redis.asyncio.Redis.from_url(
-        stream.redis_url(), socket_connect_timeout=1.0, decode_responses=True
-    )
+async def _async_events(session: _Session, slot: stream_slots.Slot) -> AsyncIterator[str]:
+    client = stream.async_client(block=CHECK_SECONDS)
     settle = sync_to_async(session.settle)
     try:
         yield "retry: 1000\n\n"
         for chunk in session.opening:
             yield chunk
-        for chunk in await settle():
-            yield chunk
-        while session.open:
-            try:
-                result = await client.xread(
-                    {session.key: session.after}, count=BATCH, block=int(CHECK_SECONDS * 1000)
-                )
-            except redis.RedisError:
-                await asyncio.sleep(CHECK_SECONDS)
-                result = []
-            chunks, done = session.events(result)
-            for chunk in chunks:
+        if not await slot.aopen(client):
+            for chunk in await sync_to_async(session.give_way)():
                 yield chunk
-            if done or not result:
-                for chunk in await settle() or ([": waiting\n\n"] if not result else []):
+            return
+        try:
+            for chunk in await settle():
+                yield chunk
+            while session.open:
+                result = await _aread(client, session, slot)
+                chunks, done = session.events(result)
+                for chunk in chunks:
                     yield chunk
+                if session.evicted:
+                    for chunk in await sync_to_async(session.give_way)():
+                        yield chunk
+                elif done or not result:
+                    for chunk in await settle() or ([": waiting\n\n"] if not result else []):
+                        yield chunk
+        finally:
+            await slot.arelease(client)
     finally:
         await client.aclose()
+
+
+class _AsyncEvents:
+    """The ASGI path's events, and a ``close`` that Django calls when the response ends (it
+    closes only its own wrapper of an async generator: ours would end when collected, its
+    ``finally`` later, in a task of its own), so the slot is given back at once."""
+
+    def __init__(self, session: _Session, slot: stream_slots.Slot) -> None:
+        self.slot = slot
+        self.events = _async_events(session, slot)
+
+    def __aiter__(self) -> AsyncIterator[str]:
+        return self.events
+
+    def close(self) -> None:
+        self.slot.release(stream.client())
 
 
 async def message_stream(request: HttpRequest, message_id: int) -> HttpResponse:
@@ -202,7 +289,11 @@ async def message_stream(request: HttpRequest, message_id: int) -> HttpResponse:
     if message is None:
         raise Http404("No such reply.")
     session = _Session(request, message, request.headers.get("Last-Event-ID"))
-    events = _async_events(session) if isinstance(request, ASGIRequest) else _sync_events(session)
+    slot = stream_slots.Slot(user.pk)
+    if isinstance(request, ASGIRequest):
+        events: Iterator[str] | _AsyncEvents = _AsyncEvents(session, slot)
+    else:
+        events = _sync_events(session, slot)  # Django closes it: its ``finally`` runs
     response = StreamingHttpResponse(events, content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once

@@ -399,3 +399,27 @@ AGENT_MAX_TOOL_CALLS = env_int("AGENT_MAX_TOOL_CALLS", 20)
 # and keeps the provider's only to send it back. One longer than this many characters is not kept:
 # that call is answered with an error instead of being run (coach.toolcalls.own_ids).
 CHAT_TOOL_CALL_ID_MAX_CHARS = env_int("CHAT_TOOL_CALL_ID_MAX_CHARS", 512)
+
+# --- Redis on a request path; open reply streams (issue 18 items 2 and 7) -----------------------
+# Every Redis use on a request path gives up after REDIS_TIMEOUT seconds (to connect, and for each
+# answer; at most 2): the broker's publish of a reply's task (posting, Retry, Apply), a reply
+# stream's reads and its count of the account's open streams. A Redis that is stopped rather than
+# gone (SIGSTOP, a frozen VM, a dropped route) accepts the connection and never answers: without
+# a timeout a post waited for ever. The post then keeps the message, says the reply is delayed and
+# the recovery sweep sends it once Redis answers (chat.recovery).
+REDIS_TIMEOUT = max(0.1, min(env_float("REDIS_TIMEOUT", 1.0), 2.0))
+CELERY_BROKER_TRANSPORT_OPTIONS |= {
+    "socket_timeout": REDIS_TIMEOUT,
+    "socket_connect_timeout": REDIS_TIMEOUT,
+}
+CELERY_BROKER_CONNECTION_TIMEOUT = REDIS_TIMEOUT
+# A publish is tried once: each retry waited REDIS_TIMEOUT again (3 retries: 5.6 s for a post),
+# and a connection Redis dropped by restarting is replaced anyway when it is taken from the pool.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": env_int("CELERY_PUBLISH_MAX_RETRIES", 0)}
+# One account keeps at most CHAT_STREAMS_PER_ACCOUNT reply streams open, across all web processes
+# (counted in Redis, chat.stream_slots): opening one more closes its oldest, whose bubble then
+# polls. Redis out of reach: a stream can't be counted, so none opens (the bubble polls).
+CHAT_STREAMS_PER_ACCOUNT = env_int("CHAT_STREAMS_PER_ACCOUNT", 6)
+# A reply stream whose client stops reading ends once one write has waited this many seconds
+# (config.write_timeout, under ASGI: bin/serve. bin/run's WSGI dev server has no such timeout).
+CHAT_STREAM_WRITE_TIMEOUT = env_float("CHAT_STREAM_WRITE_TIMEOUT", 10.0)

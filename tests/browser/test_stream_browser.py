@@ -8,14 +8,19 @@ them inside the request that posts the message, before the page could show anyth
 from __future__ import annotations
 
 import threading
+import time
 
+import httpx
 import pytest
 from django.db import connection
+from django.urls import reverse
+from django.utils import timezone
 from playwright.sync_api import Page, expect
 
-from chat import recovery
+from chat import recovery, stream_slots
 from chat.agent import run_turn
 from chat.models import Message
+from chat.services import conversation_for_athlete
 from coach.llm.tokens import count_tokens
 from tests.browser.conftest import needs_chromium
 from tests.browser.test_chat_browser import log_in, send
@@ -118,3 +123,45 @@ def test_a_midstream_error_ends_the_bubble_with_the_friendly_failure_and_retry(
     expect(failed).to_be_visible()
     expect(failed).not_to_contain_text("Upstream died")
     expect(failed.get_by_role("button", name="Retry")).to_be_visible()
+
+
+def test_a_bubble_whose_stream_gives_way_to_a_newer_one_polls_and_still_shows_the_reply(
+    page: Page, live_server, stream_redis, settings
+):
+    """One account, one stream at a time here: another stream of the same athlete closes the
+    page's, whose bubble then polls (no reconnecting) and still shows the reply (issue 18 item 2)."""
+    settings.CHAT_STREAMS_PER_ACCOUNT = 1
+    settings.CHAT_STREAM_MAX_SECONDS = 40
+    program = build_program(weeks=1, sessions=2, exercises=2)
+    conversation = conversation_for_athlete(athlete=program.athlete)
+    asked = Message.objects.create(
+        conversation=conversation, role=Message.Role.USER, content="Anyone?", status="complete"
+    )
+    waiting = Message.objects.create(
+        conversation=conversation,
+        role=Message.Role.ASSISTANT,
+        status=Message.Status.RUNNING,
+        reply_to=asked,
+        queued_at=timezone.now(),
+        started_at=timezone.now(),
+    )
+    log_in(page, live_server, program.athlete)
+    expect(page.locator(".bubble-streaming")).to_have_count(1)
+    deadline = time.monotonic() + 10
+    while stream_slots.open_streams(stream_redis, program.athlete.pk) < 1:  # the page's stream
+        if time.monotonic() > deadline:
+            break  # what follows says what the page shows
+        time.sleep(0.1)
+
+    cookies = {c["name"]: c["value"] for c in page.context.cookies()}
+    url = live_server.url + reverse("chat:message_stream", args=[waiting.pk])
+    with httpx.stream("GET", url, cookies=cookies, timeout=30) as newer:
+        assert next(newer.iter_lines()) == "retry: 1000"
+        # The page's stream ended with the polling bubble: no stream, still thinking.
+        expect(page.locator(".bubble-streaming")).to_have_count(0)
+        expect(page.locator(".bubble-thinking")).to_have_count(1)
+        Message.objects.filter(pk=waiting.pk).update(
+            status=Message.Status.COMPLETE, content="Here it is."
+        )
+        expect(page.locator(".bubble-coach").last).to_have_text("Here it is.")
+    expect(page.locator(".bubble-thinking")).to_have_count(0)

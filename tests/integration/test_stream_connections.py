@@ -36,6 +36,7 @@ def test_more_open_streams_than_pooled_connections_still_leave_a_page_its_connec
     # Streams that held their connections would hold them this long, making the others wait
     # past OPEN_WITHIN; the reply below ends them well before.
     settings.CHAT_STREAM_MAX_SECONDS = 30
+    settings.CHAT_STREAMS_PER_ACCOUNT = streams  # one account here: all of them stay open
     conversation = ConversationFactory()
     waiting = Message.objects.create(
         conversation=conversation,
