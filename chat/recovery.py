@@ -44,9 +44,8 @@ from celery import current_app
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
-from kombu.exceptions import OperationalError as BrokerError
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from config.celery import BROKER_ERRORS
 
 from . import refusals
 from .models import Message
@@ -54,8 +53,6 @@ from .models import Message
 logger = logging.getLogger(__name__)
 
 AGENT_TASK = "chat.tasks.run_agent"
-# What publishing a task raises when the broker is down (kombu wraps redis's errors).
-BROKER_ERRORS = (BrokerError, RedisConnectionError, RedisTimeoutError)
 MAX_RECOVERIES = 1
 WAITING = (Message.Status.PENDING, Message.Status.RUNNING)
 

@@ -5,8 +5,16 @@ import os
 from celery import Celery
 from celery.signals import celeryd_init
 from django.conf import settings
+from kombu.exceptions import OperationalError as BrokerError
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
+
+# What publishing a task raises when the broker is down or frozen (kombu wraps redis's errors;
+# REDIS_TIMEOUT bounds the wait). A request that queues work catches these, keeps what it saved and
+# leaves the work to a periodic sweep.
+BROKER_ERRORS = (BrokerError, RedisConnectionError, RedisTimeoutError)
 
 app = Celery("spotter")
 app.config_from_object("django.conf:settings", namespace="CELERY")

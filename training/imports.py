@@ -5,6 +5,7 @@ page's Celery task and the tests all call ``import_files`` (or ``import_job_run`
 
 from __future__ import annotations
 
+import datetime
 import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -225,6 +226,15 @@ def import_job_create(
 def _refuse(job: ImportJob, name: str, reason: str) -> None:
     line = FileResult(name=name, error=reason).line
     ImportFile.objects.create(job=job, name=name[:255], data=b"", done=True, message=line)
+
+
+def import_jobs_waiting(*, queued_before: datetime.datetime) -> list[int]:
+    """Ids of the jobs nobody has started that were queued before ``queued_before``."""
+    return list(
+        ImportJob.objects.filter(
+            status=ImportStatus.QUEUED, created_at__lt=queued_before
+        ).values_list("pk", flat=True)
+    )
 
 
 def import_job_run(*, job_id: int) -> ImportJob:

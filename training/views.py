@@ -25,7 +25,7 @@ from . import selectors, services
 from .forms import CompleteForm, ProfileForm, log_entries
 from .imports import import_job_create
 from .models import Activity, ImportJob
-from .tasks import import_job
+from .tasks import send_import
 from .units import activity_summary, clock, display_rows
 
 FITNESS_DAYS = 90
@@ -132,10 +132,15 @@ def import_upload(request: HttpRequest) -> HttpResponse:
                     files=[(f.name, f) for f in files],
                     refused=uploads.refused_files(request),
                 )
-                transaction.on_commit(lambda: import_job.delay(job.pk))
         except ValueError as exc:
             error = str(exc)
         else:
+            if not send_import(job.pk):
+                flash.warning(
+                    request,
+                    "Your files are saved. The importer can't be reached just now; the import "
+                    "starts by itself as soon as it is back.",
+                )
             return redirect("training:import_job", job_id=job.pk)
     jobs = ImportJob.objects.filter(athlete=request.user)[:5]
     return render(

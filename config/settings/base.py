@@ -275,7 +275,15 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": AGENT_RECOVERY_INTERVAL,
         "options": {"expires": AGENT_RECOVERY_INTERVAL},
     },
+    "requeue-imports": {
+        "task": "training.tasks.requeue_imports",
+        "schedule": AGENT_RECOVERY_INTERVAL,
+        "options": {"expires": AGENT_RECOVERY_INTERVAL},
+    },
 }
+# An import job still queued this long after its upload is sent again (its hand-off to the broker
+# failed, or its task was lost); a job sent twice is imported once.
+IMPORT_REQUEUE_SECONDS = env_float("IMPORT_REQUEUE_SECONDS", 120.0)
 
 # One line per record on stderr, so a log collector can read it: "text" (key=value) by default,
 # "json" (one object a line) with LOG_FORMAT=json, the default in production.

@@ -8,6 +8,7 @@ import datetime
 import pytest
 from django.db import OperationalError
 from django.utils import timezone
+from kombu.exceptions import OperationalError as BrokerError
 
 from chat import agent, recovery, refusals
 from chat.models import Message
@@ -172,7 +173,7 @@ def test_a_broker_that_is_down_leaves_the_reply_waiting_for_the_sweep(conversati
     _, placeholder = placeholder_in(conversation)
 
     def down(*args, **kwargs):
-        raise recovery.BrokerError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+        raise BrokerError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
 
     monkeypatch.setattr(run_agent, "delay", down)
     assert recovery.send_run(placeholder) is False

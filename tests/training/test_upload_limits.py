@@ -171,7 +171,7 @@ def test_a_file_over_the_file_limit_fails_alone_and_the_others_import(
         *handlers[-2:],
     ]
     Recorder.received = {}
-    monkeypatch.setattr("training.views.import_job.delay", lambda job_id: None)
+    monkeypatch.setattr("training.tasks.import_job.delay", lambda job_id: None)
     big = files.gpx(points=16_000)  # about 3 MB
     assert len(big) > 2 * MIB
     with django_capture_on_commit_callbacks(execute=True):

@@ -92,7 +92,7 @@ def test_upload_creates_a_job_and_the_status_partial_polls_until_done(
     client, athlete, django_capture_on_commit_callbacks, monkeypatch
 ):
     queued = []
-    monkeypatch.setattr("training.views.import_job.delay", queued.append)
+    monkeypatch.setattr("training.tasks.import_job.delay", queued.append)
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(
             "/training/import/",
