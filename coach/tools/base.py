@@ -105,6 +105,10 @@ class ToolSpec:
     display_name: str = ""
     safety_rules: tuple[str, ...] = ()
     intent_words: tuple[str, ...] = ()
+    # Given the call's arguments, which words may follow an intent word as its object, so that
+    # the statement is about what the call logs (``coach.guardrails``): "I took my aspirin" states
+    # log_medication(aspirin), "I had a headache" doesn't. None: any intent word states it.
+    intent_objects: Callable[[dict[str, Any]], Callable[[str], bool]] | None = None
     # False for athlete-scoped families (nutrition): they work without a program, and a program
     # change since the preview doesn't make their batch stale (their own state is re-checked when
     # applied: a deleted or changed object fails that call cleanly).
