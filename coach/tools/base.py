@@ -78,6 +78,9 @@ class Outcome:
     summary: str
     details: list[dict[str, Any]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    # The result in words for a person (a read the offline coach shows the athlete): no JSON, no
+    # argument names, numbers unquoted. The model reads ``summary``; empty: it reads as words.
+    spoken: str = ""
 
 
 Sensitivity = Literal["low", "medium", "high", "critical"]

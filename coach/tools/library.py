@@ -29,7 +29,7 @@ from library import services as library_services
 from library.access import WorkoutNotFound, get_workout_for
 from library.models import LibraryWorkout
 from library.scheduling import plan_workout_sessions, schedule_workout_sessions
-from library.search import MAX_LIMIT, render_search_results, search_workouts
+from library.search import MAX_LIMIT, plain_title, render_search_results, search_workouts
 
 from .base import Outcome, ToolContext, ToolSpec, ToolStateError, detail, no_target, quote
 from .library_args import (
@@ -76,7 +76,10 @@ def search_workout_library(*, ctx: ToolContext, args: SearchWorkoutLibraryArgs) 
         hits = search_workouts(user=ctx.athlete, query=args.query, limit=min(args.limit, MAX_LIMIT))
     except ValueError as exc:
         raise ToolStateError("VALIDATION_ERROR", str(exc), "query") from None
-    return Outcome(summary=render_search_results(hits, query=args.query, asked=args.limit))
+    return Outcome(
+        summary=render_search_results(hits, query=args.query, asked=args.limit),
+        spoken=render_search_results(hits, query=args.query, asked=args.limit, title=plain_title),
+    )
 
 
 def page_url(page: str, workout_id: int | None = None) -> str:

@@ -68,9 +68,11 @@ def log_medication(*, ctx: ToolContext, args: LogMedicationArgs) -> Outcome:
         when += f" ({log.part_of_day})"
     dose = f", {quote(log.dose)}" if log.dose else ""
     text = f"{log.kind} {quote(log.name)}{dose}, taken {when}"
+    words = f"{log.kind} {log.name}{f', {log.dose}' if log.dose else ''}, taken {when}"
     return Outcome(
         summary=f"Logged {text}.",
-        details=[detail(type="add", target="Medication log", after=text)],
+        details=[detail(type="add", target="Medication log", after=words)],
+        spoken=f"Logged {words}.",
     )
 
 
