@@ -39,7 +39,8 @@ _NEGATION = re.compile(
     r"(\W+\w+){0,2}\W*$",
     re.IGNORECASE,
 )
-_SENTENCE = re.compile(r"[^.!?;\n]+[.!?;\n]*")
+# A sentence ends at . ! ? or ; before a space (not inside "2.5 mg"), or at a line break.
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+")
 _WORD = re.compile(r"[\w'-]+")
 # The object of an intent word is among the few words of its clause around it; these end a clause
 # ("I had a headache and ibuprofen helps": the words near "had" are "I" and "a headache").
@@ -77,7 +78,7 @@ def states_intent(
     if not statement:
         return False
     statement = statement.replace("\u2019", "'")
-    for sentence in _SENTENCE.findall(statement):
+    for sentence in _SENTENCE_END.split(statement):
         if sentence.rstrip().endswith("?"):
             continue
         for word in words:

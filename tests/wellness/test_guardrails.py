@@ -222,6 +222,10 @@ def test_a_symptom_or_a_plan_is_held_and_the_athlete_asked(conversation, stateme
         ),
         ("Took two pills for my back", ibuprofen()),
         ("I had 400mg after lunch", ibuprofen(dose="400 mg")),
+        (
+            "Slept badly. I took 2.5 mg melatonin before bed",
+            ("c1", "log_medication", {"medication_name": "melatonin", "kind": "supplement"}),
+        ),
     ],
 )
 def test_a_statement_of_having_taken_it_is_logged(conversation, statement, call):
