@@ -128,3 +128,16 @@ def test_a_medication_logged_at_once_reads_in_words_in_the_chat(world):
     event = Message.objects.get(conversation=conversation, role=Message.Role.EVENT)
     assert event.content.startswith("Logged medication ibuprofen, 400 mg, taken "), event.content
     assert '"' not in event.content
+
+
+def test_a_session_change_is_acknowledged_with_its_fields_in_words(world):
+    conversation, today = world
+    ask(conversation, f"set session 1.2 date {(today + D(days=2)).isoformat()}")
+    batch = PendingToolBatch.objects.get(conversation=conversation)
+    decision = proposals.apply(
+        batch_id=batch.pk, user=conversation.athlete, revision=batch.revision
+    )
+    run_turn(placeholder=decision.followup, provider=OfflineProvider())
+    decision.followup.refresh_from_db()
+    assert "Week 1, Session 2: changed date" in decision.followup.content
+    assert jargon(decision.followup.content) == [], decision.followup.content
