@@ -246,6 +246,7 @@ def _run_reads(turn: _Turn, reads: list[ToolCall], response: LLMResponse) -> lis
             content = content[: MAX_TOOL_RESULT_CHARS - 1] + "…"
         answers.append(
             {"tool_call_id": call.id, "content": content, "is_error": not result.success}
+            | ({"spoken": result.spoken} if result.spoken else {})
         )
         statuses[call.id] = (
             ToolCallRecord.Status.EXECUTED if result.success else ToolCallRecord.Status.READ_FAILED

@@ -87,6 +87,7 @@ def event_data(decision: BatchDecision) -> dict[str, Any]:
                 "summary": r.get("summary", ""),
                 "errors": [e.get("message", "") for e in r.get("errors", [])],
             }
+            | ({"spoken": r["spoken"]} if r.get("spoken") else {})
             for r in decision.results
         ],
         "edits": list(decision.edits),
@@ -240,7 +241,9 @@ def athlete_line(decision: BatchDecision) -> str:
         note = f" Their note: {decision.note}" if decision.note else ""
         return f"Your coach declined the changes; nothing was changed.{note}"
     if kind == BatchDecision.Kind.AUTO_APPLIED:
-        return " ".join(r.get("summary", "") for r in decision.results if r.get("success"))
+        return " ".join(
+            r.get("spoken") or r.get("summary", "") for r in decision.results if r.get("success")
+        )
     if kind == BatchDecision.Kind.UNDONE:
         who = "Your coach undid" if _by_coach(decision) else "You undid"
         if _is_wellness(decision):

@@ -196,6 +196,7 @@ def step_turns(steps: list[dict[str, Any]]) -> list[Turn]:
                     tool_call_id=call.id,
                     content=answer.get("content", "") if answer else NO_ANSWER_RECORDED,
                     is_error=bool(answer.get("is_error")) if answer else True,
+                    person_text=(answer.get("spoken") or None) if answer else None,
                 )
             )
     return turns

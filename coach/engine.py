@@ -63,6 +63,7 @@ class CallResult:
     success: bool
     errors: list[ToolError] = field(default_factory=list)
     summary: str = ""
+    spoken: str = ""  # a read's result in words for a person (``Outcome.spoken``)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -71,7 +72,7 @@ class CallResult:
             "success": self.success,
             "errors": [e.to_dict() for e in self.errors],
             "summary": self.summary,
-        }
+        } | ({"spoken": self.spoken} if self.spoken else {})
 
 
 @dataclass
@@ -170,7 +171,7 @@ def _run_one(
         failed = CallResult(call.id, call.name, False, errors, _failure_summary(errors))
         return failed, [], target, []
     details = [{**d, "toolCallId": call.id} for d in outcome.details]
-    result = CallResult(call.id, call.name, True, [], outcome.summary)
+    result = CallResult(call.id, call.name, True, [], outcome.summary, spoken=outcome.spoken)
     return result, details, target, outcome.warnings
 
 
@@ -288,7 +289,7 @@ def execute_read(*, ctx: ToolContext, call: ToolCall) -> CallResult:
             transaction.set_rollback(True)
     except ToolStateError as exc:
         return CallResult(call.id, call.name, False, [exc.error], exc.error.message)
-    return CallResult(call.id, call.name, True, [], outcome.summary)
+    return CallResult(call.id, call.name, True, [], outcome.summary, spoken=outcome.spoken)
 
 
 def _stale(calls: list[ToolCall], *, current: int, expected: int) -> _Run:

@@ -6,8 +6,13 @@
    one passes this check (most native calls never say).
 2. **Stated, not inferred.** A high or critical tool with ``intent_words`` runs only when the
    athlete's latest message says one of them (``took``, ``taken``, ``had`` for
-   ``log_medication``), not negated just before ("I haven't taken", "didn't take", "forgot").
-   A turn that answers a decision (no athlete message) states nothing.
+   ``log_medication``) as a statement: not negated just before ("I haven't taken", "didn't
+   take", "forgot"), not a plan or a wish ("I should have taken", "if I had"), not in a question
+   ("should I have taken ibuprofen?"). A tool that declares ``intent_objects`` also needs the
+   word's object to be what the call logs: for ``log_medication`` the medication's name, a word
+   such as "pills" or a dose within the few words after it ("I took my aspirin", "took 400 mg
+   ibuprofen") — "I had a headache" states a symptom, not a dose. A turn that answers a decision
+   (no athlete message) states nothing.
 3. **Crisis.** A response that logs a ``crisis`` mood makes no other call: the others are refused
    with ``crisis_only`` and the conversation layer shows the deployment's fixed crisis message.
 
@@ -18,6 +23,7 @@ Parameter validation (schema, then state) is the engine's, as for every tool. Ea
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -27,8 +33,20 @@ from .tools.base import ToolError
 
 CONFIDENCE_THRESHOLD = 0.7
 _NEGATION = re.compile(
-    r"\b(not|never|no|didn't|didnt|haven't|havent|hasn't|hadn't|forgot|forget|without|skipped)\b"
+    r"\b(not|never|no|didn't|didnt|haven't|havent|hasn't|hadn't|forgot|forget|without|skipped"
+    # a plan, a wish or a condition states nothing either
+    r"|should|would|could|might|may|will|shall|if|whether|gonna|going|want|wanna|plan|planning)\b"
     r"(\W+\w+){0,2}\W*$",
+    re.IGNORECASE,
+)
+# A sentence ends at . ! ? or ; before a space (not inside "2.5 mg"), or at a line break.
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+")
+_WORD = re.compile(r"[\w'-]+")
+# The object of an intent word is among the few words of its clause around it; these end a clause
+# ("I had a headache and ibuprofen helps": the words near "had" are "I" and "a headache").
+_OBJECT_WORDS = 4
+_CLAUSE_END = re.compile(
+    r"[,:(]|\b(and|but|so|then|because|after|before|when|while|with|for|since|until|or|at|on|in)\b",
     re.IGNORECASE,
 )
 
@@ -51,16 +69,39 @@ def confidence_of(call: ToolCall) -> float | None:
     return parse_confidence(call.arguments.get("confidence")) if call.arguments else None
 
 
-def states_intent(statement: str | None, words: tuple[str, ...]) -> bool:
-    """One of ``words`` appears in ``statement`` as a word, not negated by the words just before."""
+def states_intent(
+    statement: str | None, words: tuple[str, ...], objects: Callable[[str], bool] | None = None
+) -> bool:
+    """One of ``words`` appears in ``statement`` as a word, in a sentence that is not a question,
+    not negated or made a plan by the words just before, and (with ``objects``) followed within
+    or preceded within its clause by a word ``objects`` accepts."""
     if not statement:
         return False
     statement = statement.replace("\u2019", "'")
-    for word in words:
-        for match in re.finditer(rf"\b{re.escape(word)}\b", statement, re.IGNORECASE):
-            if not _NEGATION.search(statement[: match.start()]):
-                return True
+    for sentence in _SENTENCE_END.split(statement):
+        if sentence.rstrip().endswith("?"):
+            continue
+        for word in words:
+            for match in re.finditer(rf"\b{re.escape(word)}\b", sentence, re.IGNORECASE):
+                if _NEGATION.search(sentence[: match.start()]):
+                    continue
+                if objects is None or _names_object(sentence, match, objects):
+                    return True
     return False
+
+
+def _names_object(sentence: str, match: re.Match, objects: Callable[[str], bool]) -> bool:
+    """Whether a word ``objects`` accepts is among the few words of the intent word's clause just
+    after it ("I took my aspirin") or, said the other way round, just before it ("aspirin taken
+    at 8")."""
+    after = sentence[match.end() :]
+    if (end := _CLAUSE_END.search(after)) is not None:
+        after = after[: end.start()]
+    before = sentence[: match.start()]
+    if ends := list(_CLAUSE_END.finditer(before)):
+        before = before[ends[-1].end() :]
+    near = _WORD.findall(after)[:_OBJECT_WORDS] + _WORD.findall(before)[-_OBJECT_WORDS:]
+    return any(objects(w.lower()) for w in near)
 
 
 def is_crisis(call: ToolCall) -> bool:
@@ -81,7 +122,8 @@ def check(call: ToolCall, *, statement: str | None) -> Refusal | None:
                 "Ask the athlete what they want instead.",
             ),
         )
-    stated = states_intent(statement, spec.intent_words)
+    objects = spec.intent_objects(call.arguments) if spec.intent_objects else None
+    stated = states_intent(statement, spec.intent_words, objects)
     if spec.sensitivity in ("high", "critical") and spec.intent_words and not stated:
         words = ", ".join(spec.intent_words[:4])
         return Refusal(

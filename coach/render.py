@@ -32,6 +32,16 @@ def quote(text: Any, *, limit: int = MAX_QUOTED_CHARS) -> str:
     return json.dumps(value, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e")
 
 
+def plain(text: Any, *, limit: int = MAX_QUOTED_CHARS) -> str:
+    """``text`` for a person: as written, cut to ``limit`` (``quote``'s counterpart for replies a
+    person reads; the page escapes it)."""
+    value = "" if text is None else str(text)
+    return value if len(value) <= limit else value[: limit - 1] + "…"
+
+
+Quote = Callable[..., str]
+
+
 def cardio_text(cardio: Any) -> str:
     """A cardio block as a person reads it: "Zone 2, 45 min, Running". Takes the tools' JSON form
     (``{"type": "zone2", "duration": 45, "modality": "Running", ...}``) or a ``CardioBlock``;
@@ -66,24 +76,24 @@ def _common_extras(exercise: Exercise) -> list[str]:
     return [*extras, f"rest {exercise.rest_seconds}s"]
 
 
-def _sets_text(exercise: Exercise, *, shared: bool = False) -> str:
+def _sets_text(exercise: Exercise, *, shared: bool = False, q: Quote = quote) -> str:
     """One exercise; ``shared``: its warm-up and rest are on the session's line instead."""
-    text = f"{exercise.position}. {quote(exercise.name)} {exercise.working_sets}×{quote(exercise.reps, limit=50)}"
+    text = f"{exercise.position}. {q(exercise.name)} {exercise.working_sets}×{q(exercise.reps, limit=50)}"
     if exercise.target_load:
-        text += f" @ {quote(exercise.target_load, limit=100)}"
+        text += f" @ {q(exercise.target_load, limit=100)}"
     extras = [] if shared else _common_extras(exercise)
     if exercise.group_label:
-        extras.append(f"group {quote(exercise.group_label, limit=20)}")
+        extras.append(f"group {q(exercise.group_label, limit=20)}")
     if exercise.skipped:
         extras.append("SKIPPED")
     if extras:
         text += f" ({', '.join(extras)})"
     if exercise.notes:
-        text += f" notes: {quote(exercise.notes)}"
+        text += f" notes: {q(exercise.notes)}"
     return text
 
 
-def _session_lines(session: Session, today: datetime.date) -> list[str]:
+def _session_lines(session: Session, today: datetime.date, q: Quote = quote) -> list[str]:
     when = ", ".join(
         part
         for part in (
@@ -92,13 +102,13 @@ def _session_lines(session: Session, today: datetime.date) -> list[str]:
         )
         if part
     )
-    head = f"  Session {session.position}: {quote(session.name)}" + (f" ({when})" if when else "")
+    head = f"  Session {session.position}: {q(session.name)}" + (f" ({when})" if when else "")
     if session.scheduled_date == today:
         head += " [today]"
     if session.completed:
         head += " [completed]"
     if session.skipped:
-        head += f" [skipped: {quote(session.skip_reason, limit=100)}]"
+        head += f" [skipped: {q(session.skip_reason, limit=100)}]"
     exercises = list(session.exercises.all())
     common = {tuple(_common_extras(e)) for e in exercises}
     shared = len(exercises) > 1 and len(common) == 1
@@ -106,16 +116,16 @@ def _session_lines(session: Session, today: datetime.date) -> list[str]:
         head += f", every exercise: {', '.join(next(iter(common)))}"
     lines = [head]
     if session.notes:
-        lines.append(f"    notes: {quote(session.notes)}")
+        lines.append(f"    notes: {q(session.notes)}")
     for exercise in exercises:
-        lines.append("    " + _sets_text(exercise, shared=shared))
+        lines.append("    " + _sets_text(exercise, shared=shared, q=q))
     cardio = session_cardio(session)
     if cardio is not None:
         line = f"    cardio: {cardio.get_type_display()} {cardio.duration} min"
         if cardio.modality:
-            line += f" {quote(cardio.modality, limit=100)}"
+            line += f" {q(cardio.modality, limit=100)}"
         if cardio.instructions:
-            line += f" instructions: {quote(cardio.instructions)}"
+            line += f" instructions: {q(cardio.instructions)}"
         lines.append(line)
     if not exercises and cardio is None:
         lines.append("    rest day (no exercises, no cardio)")
@@ -279,10 +289,15 @@ def brief_week_lines(
 
 
 def week_lines(
-    weeks: list[Week], *, today: datetime.date, label: Callable[[Week], str] | None = None
+    weeks: list[Week],
+    *,
+    today: datetime.date,
+    label: Callable[[Week], str] | None = None,
+    q: Quote = quote,
 ) -> list[str]:
     """Every session of ``weeks`` with its exercises and cardio, user text quoted (two queries
-    whatever the number of weeks). Used by the summary and by the ``get_week`` read tool."""
+    whatever the number of weeks). Used by the summary and by the ``get_week`` read tool; with
+    ``q=plain``, for a person (user text as written)."""
     sessions = (
         Session.objects.filter(week__in=weeks)
         .select_related("cardio")
@@ -296,14 +311,14 @@ def week_lines(
     for week in weeks:
         tag = f" ({label(week)})" if label else ""
         lines.append(
-            f"Week {week.position}{tag}: phase {quote(week.phase, limit=100)}, "
+            f"Week {week.position}{tag}: phase {q(week.phase, limit=100)}, "
             f"{week.start_date.isoformat()} to {week.end_date.isoformat()}"
         )
         if week.description:
-            lines.append(f"  description: {quote(week.description)}")
+            lines.append(f"  description: {q(week.description)}")
         week_sessions = by_week.get(week.pk, [])
         if not week_sessions:
             lines.append("  no sessions")
         for session in week_sessions:
-            lines.extend(_session_lines(session, today))
+            lines.extend(_session_lines(session, today, q))
     return lines

@@ -11,34 +11,14 @@ from __future__ import annotations
 
 import re
 
+from .field_words import FIELD_WORDS, field_words
 from .registry import REGISTRY
 
-FIELD_WORDS = {
-    "weekNumber": "week number",
-    "sessionNumber": "session number",
-    "exerciseNumber": "exercise number",
-    "sourceWeekNumber": "week to copy from",
-    "sourceSessionNumber": "session to copy",
-    "targetWeekNumber": "week to copy to",
-    "newPosition": "new position",
-    "position": "position",
-    "scheduledDate": "date",
-    "dayOfWeek": "day of the week",
-    "startDate": "start date",
-    "endDate": "end date",
-    "workingSets": "number of sets",
-    "warmupSets": "number of warm-up sets",
-    "targetLoad": "load",
-    "restSeconds": "rest time",
-    "groupLabel": "group",
-    "updates": "changes",
-}
 # A dotted argument path (``updates.scheduledDate``, ``weeks.0.startDate``) or a camelCase name.
 _PATH = re.compile(r"\b[a-z][A-Za-z]*(?:\.(?:\d+|[a-z][A-Za-z]*))+\b|\b[a-z]+[A-Z][A-Za-z]*\b")
 _TOOL = re.compile(
     r"\b(" + "|".join(sorted(map(re.escape, REGISTRY), key=len, reverse=True)) + r")\b"
 )
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _JARGON = (
     ("an ISO date like", "a date like"),
     ('or "end"', 'or "at the end"'),
@@ -46,8 +26,7 @@ _JARGON = (
 )
 
 
-def _field(name: str) -> str:
-    return FIELD_WORDS.get(name) or _CAMEL.sub(" ", name).lower()
+_field = field_words
 
 
 def _path(match: re.Match[str]) -> str:

@@ -83,17 +83,30 @@ class SchedulePlan:
         ]
 
 
+def session_notes(workout: LibraryWorkout, time: datetime.time | None) -> str:
+    """The workout's description, after "Planned for 06:00." when a time was given (a session
+    has a date, not a time, so the time is kept where the athlete reads the session)."""
+    notes = workout.description
+    if time is not None:
+        notes = f"Planned for {time:%H:%M}.\n\n{notes}".strip()
+    return notes[:MAX_NOTES_CHARS]
+
+
 def session_spec(
-    *, workout: LibraryWorkout, template: WorkoutTemplate, date: datetime.date
+    *,
+    workout: LibraryWorkout,
+    template: WorkoutTemplate,
+    date: datetime.date,
+    time: datetime.time | None = None,
 ) -> dict[str, Any]:
-    """The ``session_tree_insert`` spec of ``workout`` on ``date``."""
+    """The ``session_tree_insert`` spec of ``workout`` on ``date`` (at ``time``, if given)."""
     return {
         "fields": {
             "name": workout.title,
             "scheduled_date": date,
             "day_of_week": DAY_NAMES[date.weekday()],
             "warmup": list(template.warmup),
-            "notes": workout.description[:MAX_NOTES_CHARS],
+            "notes": session_notes(workout, time),
         },
         "exercises": [
             {
@@ -148,7 +161,11 @@ def _insert_index(dated: list[datetime.date | None], day: datetime.date) -> int:
 
 
 def _plan(
-    *, program: Program, workout: LibraryWorkout, dates: Iterable[Any]
+    *,
+    program: Program,
+    workout: LibraryWorkout,
+    dates: Iterable[Any],
+    time: datetime.time | None = None,
 ) -> tuple[SchedulePlan, dict[int, Week]]:
     days = _dates(dates)
     template = validate_template(workout.template)
@@ -187,7 +204,7 @@ def _plan(
                 position=index + 1,
                 name=workout.title,
                 same_day=tuple(n for d, n in siblings if d == day),
-                spec=session_spec(workout=workout, template=template, date=day),
+                spec=session_spec(workout=workout, template=template, date=day, time=time),
             )
         )
         siblings.insert(index, (day, workout.title))
@@ -196,22 +213,30 @@ def _plan(
 
 
 def plan_workout_sessions(
-    *, program: Program, workout: LibraryWorkout, dates: Iterable[Any]
+    *,
+    program: Program,
+    workout: LibraryWorkout,
+    dates: Iterable[Any],
+    time: datetime.time | None = None,
 ) -> SchedulePlan:
     """What ``schedule_workout_sessions`` would create, without writing anything."""
-    plan, _ = _plan(program=program, workout=workout, dates=dates)
+    plan, _ = _plan(program=program, workout=workout, dates=dates, time=time)
     return plan
 
 
 def schedule_workout_sessions(
-    *, program: Program, workout: LibraryWorkout, dates: Iterable[Any]
+    *,
+    program: Program,
+    workout: LibraryWorkout,
+    dates: Iterable[Any],
+    time: datetime.time | None = None,
 ) -> list[Session]:
     """Create one session from ``workout`` on each date (see the module docstring); returns them
     in date order. Must run inside ``transaction.atomic()``, with the program locked by the
     caller when others may write to it."""
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("schedule_workout_sessions must run inside transaction.atomic().")
-    plan, weeks = _plan(program=program, workout=workout, dates=dates)
+    plan, weeks = _plan(program=program, workout=workout, dates=dates, time=time)
     return [
         program_services.session_tree_insert(
             week=weeks[planned.week_pk], position=planned.position, spec=planned.spec

@@ -20,6 +20,7 @@ reads: user-written titles are quoted, bounded data.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Any
@@ -224,11 +225,29 @@ def quote_title(title: str, *, limit: int = MAX_TITLE_CHARS) -> str:
     return json.dumps(title, ensure_ascii=False)
 
 
-def render_search_results(hits: list[WorkoutHit], *, query: str) -> str:
+def plain_title(title: str, *, limit: int = MAX_TITLE_CHARS) -> str:
+    """A title as a person reads it: as written, cut to ``limit`` characters."""
+    return title if len(title) <= limit else title[: limit - 1] + "…"
+
+
+def render_search_results(
+    hits: list[WorkoutHit],
+    *,
+    query: str,
+    asked: int | None = None,
+    title: Callable[[str], str] = quote_title,
+) -> str:
     """``Found these workouts:`` then ``1. "Title" (ID: 12)`` lines; or a line saying none
-    matched. Titles and the query are quoted data, never instructions."""
+    matched. Titles and the query are quoted data, never instructions (``title=plain_title``: as
+    a person reads them). ``asked``: the limit the caller wanted, when it was more than
+    ``MAX_LIMIT``; a full page then says it was cut."""
     if not hits:
         return f"No workouts in the library match {quote_title(query)}."
     lines = ["Found these workouts:"]
-    lines += [f"{n}. {quote_title(hit.title)} (ID: {hit.id})" for n, hit in enumerate(hits, 1)]
+    lines += [f"{n}. {title(hit.title)} (ID: {hit.id})" for n, hit in enumerate(hits, 1)]
+    if asked is not None and asked > MAX_LIMIT and len(hits) >= MAX_LIMIT:
+        lines.append(
+            f"(A search shows at most {MAX_LIMIT} workouts; you asked for {asked}. Narrow the "
+            "query to find others.)"
+        )
     return "\n".join(lines)

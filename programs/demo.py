@@ -1,6 +1,12 @@
 """The demo: three users and a realistic 8-week strength program, built through
 ``programs.services`` like every other change.
 
+The program started last Monday, so the athlete is in week 2 with a past to show: every workout
+before today is logged as done except the last ``DEMO_MISSED`` (3), left missed, so the chat offers
+**Realign my plan** on any day of the week. The last week closes the block with three light
+sessions and leaves Thursday to Sunday free, so a realign (which pushes the rest of the plan by up
+to 4 days here) or a push fits before the program's end.
+
 ``seed_demo()`` is idempotent. Users are created or updated (their demo passwords are set again so
 the printed logins always work); the demo program is built only when the athlete has none of that
 name, so a re-run never wipes what the athlete or the coach changed. ``reset_program=True``
@@ -15,15 +21,18 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Count
 from django.utils import timezone
 
 from . import services
 from .access import COACHES_GROUP, STAFF_GROUP
 from .admin.groups import ensure_coach_group, ensure_staff_group
 from .history import program_change
-from .models import CardioType, Program, RevisionVia
+from .models import CardioType, Program, RevisionVia, Session
+from .workout_log import session_complete
 
 DEMO_PROGRAM_NAME = "8-Week Strength Block"
+DEMO_MISSED = 3  # the last workouts before today left undone: Realign is offered from 3
 DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
 
@@ -81,6 +90,7 @@ class Day:
     warmup: tuple[str, ...] = ()
     notes: str = ""
     deload_skip: bool = False  # dropped in deload weeks
+    final_skip: bool = False  # dropped in the last week, which closes the block lighter
 
 
 LOWER_WARMUP = ("5 min easy bike", "Leg swings and hip circles", "Goblet squat × 10")
@@ -185,6 +195,7 @@ WEEK_TEMPLATE: tuple[Day, ...] = (
             Lift("Plank", 3, "45 s", 3, "60 s", fixed_load="bodyweight", rest=60),
         ),
         warmup=LOWER_WARMUP,
+        final_skip=True,
     ),
     Day(
         "Upper Body B",
@@ -213,6 +224,7 @@ WEEK_TEMPLATE: tuple[Day, ...] = (
             Lift("Triceps Pushdown", 3, "12", 3, "10", fixed_load="50 lbs", rest=60, group="B"),
         ),
         warmup=UPPER_WARMUP,
+        final_skip=True,
     ),
     Day(
         "Intervals",
@@ -236,7 +248,11 @@ PHASES: tuple[tuple[str, str], ...] = (
     ("Intensification", "Heavier, fewer reps: main lifts in triples at about RPE 8."),
     ("Intensification", "Add weight to the triples if week 5 moved well."),
     ("Intensification", "Heaviest week of the block: stop each set with one rep in reserve."),
-    ("Deload", "Light week to finish the block; plan the next one with your coach."),
+    (
+        "Deload",
+        "Light week to finish the block: three short sessions, then free days to catch up on "
+        "anything missed. Plan the next block with your coach.",
+    ),
 )
 
 
@@ -304,10 +320,11 @@ def _build_weeks(*, program: Program, start_date: datetime.date) -> None:
             end_date=week_start + datetime.timedelta(days=6),
             description=description,
         )
+        last_week = week_number == len(PHASES)
         days = [
             (offset, day)
             for offset, day in enumerate(WEEK_TEMPLATE)
-            if not (phase == "Deload" and day.deload_skip)
+            if not (phase == "Deload" and day.deload_skip) and not (last_week and day.final_skip)
         ]
         for position, (offset, day) in enumerate(days, start=1):
             date = week_start + datetime.timedelta(days=offset)
@@ -355,10 +372,32 @@ def ensure_demo_users() -> dict[str, Any]:
     return users
 
 
+def log_demo_workouts(*, program: Program, today: datetime.date) -> int:
+    """Mark the program's workouts before ``today`` done on their dates, except the last
+    ``DEMO_MISSED``, left missed (rest days are never logged nor missed). Returns how many were
+    logged."""
+    past = [
+        session
+        for session in Session.objects.filter(week__program=program, scheduled_date__lt=today)
+        .select_related("cardio")
+        .annotate(n_exercises=Count("exercises"))
+        .order_by("scheduled_date", "week__position", "position")
+        if session.n_exercises or hasattr(session, "cardio")
+    ]
+    done = past[: max(0, len(past) - DEMO_MISSED)]
+    for session in done:
+        minutes = session.cardio.duration if hasattr(session, "cardio") else 60
+        session_complete(
+            session=session, on=session.scheduled_date, rating=4, duration_min=minutes, bump=False
+        )
+    return len(done)
+
+
 @transaction.atomic
 def seed_demo(*, today: datetime.date | None = None, reset_program: bool = False) -> SeedResult:
     """Create the demo users and, unless the athlete already has it, the demo program starting on
-    the Monday of ``today``'s week (so today falls in week 1)."""
+    the Monday before ``today``'s week (so today falls in week 2), its past workouts logged but
+    the last three (``log_demo_workouts``)."""
     users = ensure_demo_users()
     athlete, coach = users["athlete"], users["coach"]
     existing = Program.objects.filter(athlete=athlete, name=DEMO_PROGRAM_NAME).order_by("pk")
@@ -367,6 +406,8 @@ def seed_demo(*, today: datetime.date | None = None, reset_program: bool = False
     program = existing.first()
     if program is not None:
         return SeedResult(users=users, program=program, program_created=False)
-    start = monday_of(today or timezone.localdate())
+    today = today or timezone.localdate()
+    start = monday_of(today) - datetime.timedelta(weeks=1)
     program = build_demo_program(athlete=athlete, coach=coach, start_date=start)
+    log_demo_workouts(program=program, today=today)
     return SeedResult(users=users, program=program, program_created=True)

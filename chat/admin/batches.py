@@ -9,13 +9,15 @@ from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import path, reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.views.decorators.http import require_POST
 
 from .. import proposals
 from ..access import may_review
+from ..cards import card_items
 from ..models import PendingToolBatch
-from .base import ScopedReadOnlyAdmin, pretty_json, timeline_link
+from ..templatetags.chat_tags import humanize_field, show_value
+from .base import ScopedReadOnlyAdmin, timeline_link
 
 Status = PendingToolBatch.BatchStatus
 NOTE_LIMIT = 2000
@@ -31,6 +33,55 @@ _OUTCOME_MESSAGES = {
         "The batch was re-previewed and goes back to the athlete.",
     ),
 }
+
+
+def _detail_text(detail: dict) -> str:
+    """One change of a call as the card reads it: "Working sets: 3 → 4; Reps: 8 → 5"."""
+    if detail.get("fields"):
+        return "; ".join(
+            f"{humanize_field(f.get('field'))}: {show_value(f.get('oldValue'))} → "
+            f"{show_value(f.get('newValue'))}"
+            for f in detail["fields"]
+        )
+    before, after = detail.get("before"), detail.get("after")
+    if detail.get("type") == "add" and after:
+        return str(after)
+    if detail.get("type") == "remove" and before:
+        return str(before)
+    if before or after:
+        return f"{show_value(before)} → {show_value(after)}"
+    return ""
+
+
+def changes_html(batch: PendingToolBatch) -> str:
+    """The batch's changes in words, escaped (``format_html``), as an ordered list."""
+    items = card_items(batch)
+    if not items:
+        return format_html("{}", "—")
+    rows = []
+    for item in items:
+        details = format_html_join(
+            "",
+            "<li>{} {}{}</li>",
+            (
+                (d["kind_label"], d.get("target", ""), f": {text}" if text else "")
+                for d in item["details"]
+                for text in [_detail_text(d)]
+            ),
+        )
+        problem = (
+            format_html('<p class="errornote">Can\'t be applied: {}</p>', item["problem"])
+            if not item["ok"]
+            else ""
+        )
+        rows.append(
+            format_html(
+                "<li><strong>{}</strong><ul>{}</ul>{}</li>", item["label"], details, problem
+            )
+        )
+    return format_html(
+        '<ol class="spotter-changes">{}</ol>', format_html_join("", "{}", ((r,) for r in rows))
+    )
 
 
 class AwaitingReviewFilter(admin.SimpleListFilter):
@@ -77,8 +128,7 @@ class PendingToolBatchAdmin(ScopedReadOnlyAdmin):
         "decided_at",
         "expires_at",
         "created_at",
-        "calls_view",
-        "results_view",
+        "changes_view",
     )
     readonly_fields = fields
 
@@ -94,13 +144,11 @@ class PendingToolBatchAdmin(ScopedReadOnlyAdmin):
     def conversation_timeline(self, obj: PendingToolBatch) -> str:
         return timeline_link(obj.conversation_id)
 
-    @admin.display(description="calls, in order")
-    def calls_view(self, obj: PendingToolBatch) -> str:
-        return pretty_json(obj.calls)
-
-    @admin.display(description="results of the last preview or apply")
-    def results_view(self, obj: PendingToolBatch) -> str:
-        return pretty_json(obj.results) if obj.results else format_html("{}", "—")
+    @admin.display(description="changes, in order")
+    def changes_view(self, obj: PendingToolBatch) -> str:
+        """What the athlete's card shows, in words: each change, before → after, and why one
+        can't be applied (the calls' arguments are in the audit log)."""
+        return changes_html(obj)
 
     # --- the coach's decisions -------------------------------------------------------------------
 

@@ -37,6 +37,9 @@ class Turn:
     # offline coach reads these instead of parsing prose.
     events: list[dict[str, Any]] = field(default_factory=list)
     athlete_text: str | None = None
+    # A read tool's answer in words for a person (``Outcome.spoken``); real providers send
+    # ``content``, the data, and the offline coach shows this instead when there is one.
+    person_text: str | None = None
 
 
 @dataclass

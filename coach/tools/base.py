@@ -78,6 +78,9 @@ class Outcome:
     summary: str
     details: list[dict[str, Any]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    # The result in words for a person (a read the offline coach shows the athlete): no JSON, no
+    # argument names, numbers unquoted. The model reads ``summary``; empty: it reads as words.
+    spoken: str = ""
 
 
 Sensitivity = Literal["low", "medium", "high", "critical"]
@@ -105,6 +108,10 @@ class ToolSpec:
     display_name: str = ""
     safety_rules: tuple[str, ...] = ()
     intent_words: tuple[str, ...] = ()
+    # Given the call's arguments, which words may follow an intent word as its object, so that
+    # the statement is about what the call logs (``coach.guardrails``): "I took my aspirin" states
+    # log_medication(aspirin), "I had a headache" doesn't. None: any intent word states it.
+    intent_objects: Callable[[dict[str, Any]], Callable[[str], bool]] | None = None
     # False for athlete-scoped families (nutrition): they work without a program, and a program
     # change since the preview doesn't make their batch stale (their own state is re-checked when
     # applied: a deleted or changed object fails that call cleanly).

@@ -5,6 +5,7 @@ from __future__ import annotations
 from programs import services
 from programs.models import Exercise
 
+from ..field_words import field_words
 from ..schemas import (
     EXERCISE_FIELDS,
     AddExerciseArgs,
@@ -64,8 +65,20 @@ def modify_exercise(*, ctx: ToolContext, args: ModifyExerciseArgs) -> Outcome:
             f"{f['field']} {_short(f['oldValue'])} → {_short(f['newValue'])}" for f in fields
         )
         summary = f"{where} {quote(old_name)}: {parts}."
+    # For the athlete: the fields in words, the values as written ("sets 3 → 4, reps 8 → 5").
+    spoken = (
+        f"{where} ({old_name}): "
+        + ", ".join(
+            f"{field_words(f['field'])} {_plain(f['oldValue'])} → {_plain(f['newValue'])}"
+            for f in fields
+        )
+        + "."
+        if fields
+        else ""
+    )
     return Outcome(
         summary=summary,
+        spoken=spoken,
         details=[
             detail(
                 type="modify",
@@ -76,6 +89,12 @@ def modify_exercise(*, ctx: ToolContext, args: ModifyExerciseArgs) -> Outcome:
             )
         ],
     )
+
+
+def _plain(value: object) -> str:
+    if value is None or value == "":
+        return "none"
+    return ("yes" if value else "no") if isinstance(value, bool) else str(value)
 
 
 def _short(value: object) -> str:

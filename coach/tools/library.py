@@ -29,7 +29,7 @@ from library import services as library_services
 from library.access import WorkoutNotFound, get_workout_for
 from library.models import LibraryWorkout
 from library.scheduling import plan_workout_sessions, schedule_workout_sessions
-from library.search import render_search_results, search_workouts
+from library.search import MAX_LIMIT, plain_title, render_search_results, search_workouts
 
 from .base import Outcome, ToolContext, ToolSpec, ToolStateError, detail, no_target, quote
 from .library_args import (
@@ -73,10 +73,13 @@ def _workout(ctx: ToolContext, workout_id: int) -> LibraryWorkout:
 def search_workout_library(*, ctx: ToolContext, args: SearchWorkoutLibraryArgs) -> Outcome:
     """The best matches among the workouts the athlete may see, best first."""
     try:
-        hits = search_workouts(user=ctx.athlete, query=args.query, limit=args.limit)
+        hits = search_workouts(user=ctx.athlete, query=args.query, limit=min(args.limit, MAX_LIMIT))
     except ValueError as exc:
         raise ToolStateError("VALIDATION_ERROR", str(exc), "query") from None
-    return Outcome(summary=render_search_results(hits, query=args.query))
+    return Outcome(
+        summary=render_search_results(hits, query=args.query, asked=args.limit),
+        spoken=render_search_results(hits, query=args.query, asked=args.limit, title=plain_title),
+    )
 
 
 def page_url(page: str, workout_id: int | None = None) -> str:
@@ -142,21 +145,24 @@ def add_workout_to_calendar(*, ctx: ToolContext, args: AddWorkoutToCalendarArgs)
         raise ToolStateError("NOT_FOUND", "The athlete has no program yet to schedule into.")
     workout = _workout(ctx, args.workout_id)
     dates = args.dates()
+    at = f" at {args.time:%H:%M}" if args.time else ""
     try:
-        plan = plan_workout_sessions(program=ctx.program, workout=workout, dates=dates)
-        schedule_workout_sessions(program=ctx.program, workout=workout, dates=dates)
+        plan = plan_workout_sessions(
+            program=ctx.program, workout=workout, dates=dates, time=args.time
+        )
+        schedule_workout_sessions(program=ctx.program, workout=workout, dates=dates, time=args.time)
     except ValueError as exc:
         raise ToolStateError("VALIDATION_ERROR", str(exc), "date") from None
     details = [
         detail(
             type="add",
-            target=f"{p.date:%A} {p.date.isoformat()}",
+            target=f"{p.date:%A} {p.date.isoformat()}{at}",
             after=f"{quote(p.name)} as week {p.week_position}, session {p.position}"
             + (f" (same day as {', '.join(quote(n) for n in p.same_day)})" if p.same_day else ""),
         )
         for p in plan.sessions
     ]
-    when = ", ".join(p.date.isoformat() for p in plan.sessions)
+    when = ", ".join(p.date.isoformat() for p in plan.sessions) + at
     how = f" ({args.recurrence})" if args.recurrence else ""
     count = len(plan.sessions)
     noun = "session" if count == 1 else "sessions"

@@ -9,6 +9,7 @@ with every model call.
 from __future__ import annotations
 
 import datetime
+import re
 from typing import Annotated, Any, Literal
 
 from pydantic import Field, PlainValidator, WithJsonSchema, model_validator
@@ -37,6 +38,42 @@ def _workout_id(value: Any) -> int:
     return pk
 
 
+_TIME_OF_DAY = re.compile(
+    r"(?P<hour>\d{1,2})(?::(?P<minute>\d{2})(?::(?P<second>\d{2}))?)?\s*(?P<half>[ap])\.?m\.?",
+    re.IGNORECASE,
+)
+_CLOCK = re.compile(r"(?P<hour>\d{1,2}):(?P<minute>\d{2})(?::(?P<second>\d{2}))?")
+
+
+def time_of_day(value: Any) -> datetime.time:
+    """A time as seed 003 shows it ("06:00") or as a person types it ("6:00", "06:00:00",
+    "6am", "6:30 pm"); a bare hour ("6") is refused, since it could be morning or evening."""
+    text = value.strip() if isinstance(value, str) else ""
+    clock = _CLOCK.fullmatch(text)
+    half = _TIME_OF_DAY.fullmatch(text)
+    match = clock or half
+    hour = int(match["hour"]) if match else -1
+    minute = int(match["minute"] or 0) if match else -1
+    second = int(match["second"] or 0) if match else -1
+    if half is not None and 1 <= hour <= 12:
+        hour = hour % 12 + (12 if half["half"].lower() == "p" else 0)
+    elif half is not None:
+        hour = -1
+    if not (0 <= hour <= 23 and 0 <= minute <= 59 and 0 <= second <= 59):
+        raise PydanticCustomError(
+            "time",
+            'must be a time of day like "06:00" (24-hour HH:MM; "6:30 pm" works too), got {got}',
+            {"got": repr(value)[:40]},
+        )
+    return datetime.time(hour, minute)
+
+
+TimeOfDay = Annotated[
+    datetime.time,
+    PlainValidator(time_of_day),
+    WithJsonSchema({"type": "string", "description": '"HH:MM", optional'}),
+]
+
 WorkoutId = Annotated[
     int,
     PlainValidator(_workout_id),
@@ -48,12 +85,14 @@ class SearchWorkoutLibraryArgs(StrictModel):
     query: Text = Field(
         strict=True, min_length=1, max_length=MAX_QUERY_CHARS, description='e.g. "quick legs"'
     )
-    limit: int = Field(default=5, strict=True, ge=1, le=MAX_LIMIT)
+    # Seed 003: at most 10 results; a larger limit is cut to 10 and the result says so.
+    limit: int = Field(default=5, strict=True, ge=1, description=f"At most {MAX_LIMIT}")
 
 
 class AddWorkoutToCalendarArgs(StrictModel):
     workout_id: WorkoutId = Field(description="From search results")
     date: datetime.date
+    time: TimeOfDay | None = None
     recurrence: Literal["daily", "weekly"] | None = None
     until: datetime.date | None = Field(default=None, description="Or count")
     count: int | None = Field(default=None, strict=True, ge=1, le=MAX_OCCURRENCES)

@@ -10,7 +10,7 @@ from typing import Any
 from nutrition import selectors
 from nutrition.access import household_for
 
-from ..render import quote
+from ..render import plain, quote
 from . import nutrition_args as a
 from .base import Outcome, ToolContext, ToolSpec, no_target
 from .nutrition import _guarded, line_text
@@ -22,14 +22,19 @@ def _home(ctx: ToolContext):
     return household_for(ctx.athlete)
 
 
-def _recipe_line(n: int, recipe: Any) -> str:
+def _both(render: Callable[..., str]) -> Outcome:
+    """The model reads user text quoted (data); a person reads it as written (``spoken``)."""
+    return Outcome(summary=render(quote), spoken=render(plain))
+
+
+def _recipe_line(n: int, recipe: Any, q=quote) -> str:
     extra = []
     if recipe.rating:
         extra.append(f"rating {recipe.rating}")
     if recipe.tags:
-        extra.append("tags: " + ", ".join(quote(t, limit=40) for t in recipe.tags))
+        extra.append("tags: " + ", ".join(q(t, limit=40) for t in recipe.tags))
     tail = f" - {'; '.join(extra)}" if extra else ""
-    return f"{n}. {quote(recipe.title)} (ID: {recipe.pk}){tail}"
+    return f"{n}. {q(recipe.title)} (ID: {recipe.pk}){tail}"
 
 
 @_guarded
@@ -39,32 +44,41 @@ def recipe_list(*, ctx: ToolContext, args: a.RecipeListArgs) -> Outcome:
     )
     if not found:
         return Outcome(summary="No recipes match.")
-    lines = [_recipe_line(n, r) for n, r in enumerate(found[:MAX_LISTED], start=1)]
     more = f"\n({len(found) - MAX_LISTED} more not shown)" if len(found) > MAX_LISTED else ""
-    return Outcome(summary="Recipes:\n" + "\n".join(lines) + more)
+    return _both(
+        lambda q: (
+            "Recipes:\n"
+            + "\n".join(_recipe_line(n, r, q) for n, r in enumerate(found[:MAX_LISTED], start=1))
+            + more
+        )
+    )
 
 
 @_guarded
 def recipe_get(*, ctx: ToolContext, args: a.RecipeGetArgs) -> Outcome:
     recipe = selectors.recipe_in(_home(ctx), args.recipe_id)
-    ingredients = "\n".join(
-        "- " + quote(line_text(Decimal(i["quantity"]), i["unit"], i["name"], i["prep_state"]))
-        for i in recipe.ingredients
-    )
-    parts = [
-        _recipe_line(1, recipe).removeprefix("1. "),
-        f"Ingredients:\n{ingredients}",
-        f"Instructions: {quote(recipe.instructions, limit=2000)}",
-    ]
-    if recipe.notes:
-        parts.append(f"Notes: {quote(recipe.notes, limit=1000)}")
-    return Outcome(summary="\n".join(parts))
+
+    def render(q) -> str:
+        ingredients = "\n".join(
+            "- " + q(line_text(Decimal(i["quantity"]), i["unit"], i["name"], i["prep_state"]))
+            for i in recipe.ingredients
+        )
+        parts = [
+            _recipe_line(1, recipe, q).removeprefix("1. "),
+            f"Ingredients:\n{ingredients}",
+            f"Instructions: {q(recipe.instructions, limit=2000)}",
+        ]
+        if recipe.notes:
+            parts.append(f"Notes: {q(recipe.notes, limit=1000)}")
+        return "\n".join(parts)
+
+    return _both(render)
 
 
-def _meal_line(meal: Any) -> str:
+def _meal_line(meal: Any, q=quote) -> str:
     return (
         f"{meal.date.strftime('%a')} {meal.date.isoformat()} {meal.meal_type}: "
-        f"{quote(meal.recipe.title)} (recipe ID: {meal.recipe_id}, meal ID: {meal.pk})"
+        f"{q(meal.recipe.title)} (recipe ID: {meal.recipe_id}, meal ID: {meal.pk})"
     )
 
 
@@ -74,7 +88,7 @@ def planner_list_meals(*, ctx: ToolContext, args: a.PlannerListMealsArgs) -> Out
     span = f"{args.start_date.isoformat()} to {args.end_date.isoformat()}"
     if not rows:
         return Outcome(summary=f"No meals planned from {span}.")
-    return Outcome(summary=f"Meals from {span}:\n" + "\n".join(_meal_line(m) for m in rows))
+    return _both(lambda q: f"Meals from {span}:\n" + "\n".join(_meal_line(m, q) for m in rows))
 
 
 @_guarded
@@ -85,7 +99,7 @@ def planner_get_meal(*, ctx: ToolContext, args: a.PlannerGetMealArgs) -> Outcome
     rows = list(rows)
     if not rows:
         return Outcome(summary=f"Nothing planned on {args.date.isoformat()}.")
-    return Outcome(summary="\n".join(_meal_line(m) for m in rows))
+    return _both(lambda q: "\n".join(_meal_line(m, q) for m in rows))
 
 
 @_guarded
@@ -94,11 +108,13 @@ def grocery_list_lists(*, ctx: ToolContext, args: a.GroceryListListsArgs) -> Out
     lists = list(home.lists.all()) if home else []
     if not lists:
         return Outcome(summary="The household has no grocery lists.")
-    lines = [
-        f"{n}. {quote(g.name)} (ID: {g.pk}), {g.items.count()} items"
-        for n, g in enumerate(lists, start=1)
-    ]
-    return Outcome(summary="Grocery lists:\n" + "\n".join(lines))
+    counts = [(n, g, g.items.count()) for n, g in enumerate(lists, start=1)]
+    return _both(
+        lambda q: (
+            "Grocery lists:\n"
+            + "\n".join(f"{n}. {q(g.name)} (ID: {g.pk}), {count} items" for n, g, count in counts)
+        )
+    )
 
 
 @_guarded
@@ -107,13 +123,17 @@ def grocery_get_list(*, ctx: ToolContext, args: a.GroceryGetListArgs) -> Outcome
         _home(ctx), pk=args.grocery_list_id, name=args.grocery_list_name
     )
     items = list(selectors.items(grocery_list))
-    lines = [
-        f"- {quote(line_text(i.quantity, i.unit, i.name, i.prep_state))} (item ID: {i.pk})"
-        + (" [bought]" if i.checked else "")
-        for i in items
-    ]
-    head = f"Grocery list {quote(grocery_list.name)} (ID: {grocery_list.pk}), {len(items)} items"
-    return Outcome(summary=head + (":\n" + "\n".join(lines) if lines else "."))
+
+    def render(q) -> str:
+        lines = [
+            f"- {q(line_text(i.quantity, i.unit, i.name, i.prep_state))} (item ID: {i.pk})"
+            + (" [bought]" if i.checked else "")
+            for i in items
+        ]
+        head = f"Grocery list {q(grocery_list.name)} (ID: {grocery_list.pk}), {len(items)} items"
+        return head + (":\n" + "\n".join(lines) if lines else ".")
+
+    return _both(render)
 
 
 def _read(

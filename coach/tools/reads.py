@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.utils import timezone
 
-from ..render import week_lines
+from ..render import plain, week_lines
 from ..schemas import StrictModel, WeekNumber
 from .base import Outcome, ToolContext, ToolSpec, get_week, no_target
 
@@ -21,7 +21,11 @@ def read_week(*, ctx: ToolContext, args: GetWeekArgs) -> Outcome:
     """Every session of one week with its exercises and cardio (user text quoted as data)."""
     program_id = ctx.program_id
     week = get_week(program_id=program_id, number=args.weekNumber)
-    return Outcome(summary="\n".join(week_lines([week], today=timezone.localdate())))
+    today = timezone.localdate()
+    return Outcome(
+        summary="\n".join(week_lines([week], today=today)),
+        spoken="\n".join(week_lines([week], today=today, q=plain)),
+    )
 
 
 SPECS = [

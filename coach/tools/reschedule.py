@@ -4,12 +4,16 @@ A moved session keeps its week and its position; only its date (and day name) ch
 ``programs.services.object_update``. A session ``replace`` removes goes through
 ``programs.services.session_remove``, so the history can bring it back. Completed sessions never
 move; ``push`` never moves a session past the program's end and warns where one leaves its
-week's dates.
+week's dates. A rest day (no exercises, no cardio) that a push would carry past the end is
+dropped instead (shown on the card as removed, brought back by undo): plans often close on a rest
+day, and it must not forbid every push.
 """
 
 from __future__ import annotations
 
 import datetime
+
+from django.db.models import Count
 
 from programs import services
 from programs.models import Session, Week
@@ -101,10 +105,17 @@ def reschedule_workout(*, ctx: ToolContext, args: RescheduleArgs) -> Outcome:
     warnings: list[str] = []
     if args.strategy == "push":
         _push(ctx, session, days=(new - old).days, last=last, moves=moves, warnings=warnings)
+        moved = [m for m in moves if m["type"] == "reorder"]
+        dropped = [m["target"] for m in moves if m["type"] == "remove"]
         summary = (
-            f"Pushed {quote(session.name)} and {len(moves) - 1} later session(s) by "
+            f"Pushed {quote(session.name)} and {len(moved) - 1} later session(s) by "
             f"{(new - old).days} day(s)."
         )
+        if dropped:
+            summary += (
+                f" Dropped the rest day(s) that would fall past the program's end: "
+                f"{'; '.join(dropped)}."
+            )
         return Outcome(summary=summary, details=moves, warnings=warnings)
     others = list(
         Session.objects.filter(week__program_id=ctx.program_id, scheduled_date=new)
@@ -152,22 +163,62 @@ def _push(ctx, session: Session, *, days: int, last, moves: list, warnings: list
             scheduled_date__gte=session.scheduled_date,
             completed=False,
         )
-        .select_related("week")
+        .select_related("week", "cardio")
+        .annotate(n_exercises=Count("exercises"))
         .order_by("scheduled_date", "week__position", "position")
         if s.scheduled_date > session.scheduled_date
         or (s.week.position, s.position) >= (session.week.position, session.position)
     ]
-    final = later[-1]
-    if final.scheduled_date + datetime.timedelta(days=days) > last:
+    shift = datetime.timedelta(days=days)
+    beyond = [s for s in later if s.scheduled_date + shift > last]
+    blocking = [s for s in beyond if _has_work(s) or s.pk == session.pk]
+    if blocking:
+        final = max((s for s in later if _has_work(s) or s.pk == session.pk), key=_order)
         raise ToolStateError(
             "VALIDATION_ERROR",
             f"Pushing by {days} days would move {where(final)} to "
-            f"{(final.scheduled_date + datetime.timedelta(days=days)).isoformat()}, past the "
-            f"program's end ({last.isoformat()}); push by at most "
-            f"{(last - final.scheduled_date).days} days.",
+            f"{(final.scheduled_date + shift).isoformat()}, past the program's end "
+            f"({last.isoformat()}); push by at most {(last - final.scheduled_date).days} days.",
             "new_date",
         )
+    _refuse_emptied_weeks(beyond)
     for moved in reversed(later):  # the last first, so two never share a date mid-way
-        _move(moved, moved.scheduled_date + datetime.timedelta(days=days), moves, warnings)
+        if moved not in beyond:
+            _move(moved, moved.scheduled_date + shift, moves, warnings)
     moves.reverse()
     warnings.reverse()
+    for rest in beyond:  # positions after them renumber, so they go once the moves are made
+        moves.append(
+            detail(
+                type="remove",
+                target=where(rest),
+                before=f"{when(rest.scheduled_date)}: a rest day that would fall past the "
+                "program's end",
+            )
+        )
+        services.session_remove(session=rest)
+
+
+def _has_work(session: Session) -> bool:
+    """Exercises or a cardio block: a session to do (a rest day has neither)."""
+    return session.n_exercises > 0 or hasattr(session, "cardio")
+
+
+def _order(session: Session) -> tuple:
+    return (session.scheduled_date, session.week.position, session.position)
+
+
+def _refuse_emptied_weeks(dropped: list[Session]) -> None:
+    """A week keeps at least one session, so a push can't drop a week's every session."""
+    by_week: dict[int, list[Session]] = {}
+    for rest in dropped:
+        by_week.setdefault(rest.week_id, []).append(rest)
+    for week_id, rests in by_week.items():
+        if Session.objects.filter(week_id=week_id).count() <= len(rests):
+            week = rests[0].week
+            raise ToolStateError(
+                "VALIDATION_ERROR",
+                f"Pushing would leave week {week.position} without a session (its rest days "
+                "would fall past the program's end); push by fewer days.",
+                "new_date",
+            )

@@ -7,6 +7,8 @@ import datetime
 from programs import services
 from programs.models import CardioBlock, Exercise, Session
 
+from ..field_words import field_words
+from ..render import plain
 from ..schemas import (
     DAYS,
     SESSION_FIELDS,
@@ -49,6 +51,15 @@ def _describe(session: Session) -> str:
     )
 
 
+def _changed(where: str, name: str, names: list[str], q, word) -> str:
+    """ "Week 1, Session 2: changed scheduledDate, notes." (``word`` names each field)."""
+    others = [word(n) for n in names if n != "name"]
+    if "name" not in names:
+        return f"{where}: changed {', '.join(others)}."
+    also = f"; also changed {', '.join(others)}" if others else ""
+    return f"{where}: renamed to {q(name)}{also}."
+
+
 def modify_session(*, ctx: ToolContext, args: ModifySessionArgs) -> Outcome:
     """Update session-level fields (name, scheduledDate, dayOfWeek, warmup, notes, cardio).
 
@@ -84,19 +95,12 @@ def modify_session(*, ctx: ToolContext, args: ModifySessionArgs) -> Outcome:
     if not fields:
         summary = f"{where}: {quote(session.name)} unchanged (the values were already set)."
     else:
-        summary = f"{where}: changed {', '.join(f['field'] for f in fields)}."
-        if any(f["field"] == "name" for f in fields):
-            summary = (
-                f"{where}: renamed to {quote(session.name)}"
-                + (
-                    f"; also changed {', '.join(f['field'] for f in fields if f['field'] != 'name')}"
-                    if len(fields) > 1
-                    else ""
-                )
-                + "."
-            )
+        summary = _changed(where, session.name, [f["field"] for f in fields], quote, str)
+    # For the athlete: the fields in words, the name as written ("changed date, notes").
+    spoken = _changed(where, session.name, [f["field"] for f in fields], plain, field_words)
     return Outcome(
         summary=summary,
+        spoken=spoken if fields else "",
         details=[
             detail(
                 type="modify", target=target, before=before, after=_describe(session), fields=fields

@@ -22,6 +22,7 @@ from training.services import athlete_today, profile_for
 
 from ..render import bounded_json
 from ..render import quote as render_quote
+from . import training_words as words
 from .base import Outcome, ToolContext, ToolSpec, ToolStateError, no_target
 from .training_args import (
     MAX_PLAN_DAYS,
@@ -80,7 +81,8 @@ def get_last_activity(*, ctx: ToolContext, args: LastActivityArgs) -> Outcome:
     if summary is None:
         return Outcome(summary=f"No {_sport(args.activity_type)} recorded yet.")
     return Outcome(
-        summary=_bounded([f"Last {_sport(args.activity_type)}:", _activity_text(summary)])
+        summary=_bounded([f"Last {_sport(args.activity_type)}:", _activity_text(summary)]),
+        spoken=words.activities_words(f"Your last {words.noun(args.activity_type)}:", [summary]),
     )
 
 
@@ -89,7 +91,10 @@ def get_activity_by_date(*, ctx: ToolContext, args: ActivityByDateArgs) -> Outco
     if not rows:
         return Outcome(summary=f"No {_sport(args.activity_type)} on {args.date.isoformat()}.")
     head = f"{len(rows)} on {args.date.isoformat()}:"
-    return Outcome(summary=_bounded([head, *(_activity_text(r) for r in rows)]))
+    return Outcome(
+        summary=_bounded([head, *(_activity_text(r) for r in rows)]),
+        spoken=words.activities_words(head, rows),
+    )
 
 
 def get_activities_range(*, ctx: ToolContext, args: ActivitiesRangeArgs) -> Outcome:
@@ -97,13 +102,14 @@ def get_activities_range(*, ctx: ToolContext, args: ActivitiesRangeArgs) -> Outc
         athlete=ctx.athlete, start=args.start_date, end=args.end_date, sport=args.activity_type
     )
     rows = data.pop("activities")
+    spoken = words.range_words(data, rows)
     lines = [f"Activities {data['start']} to {data['end']}: {bounded_json(data, limit=500)}"]
     lines += [_activity_text(r, brief=True) for r in rows]
     if data["more"]:
         lines.append(
             f"({data['more']} older not listed; the totals above count all {data['count']}.)"
         )
-    return Outcome(summary=_bounded(lines))
+    return Outcome(summary=_bounded(lines), spoken=spoken)
 
 
 def _plan_line(session: Session) -> str:
@@ -153,9 +159,12 @@ def get_training_plan(*, ctx: ToolContext, args: TrainingPlanArgs) -> Outcome:
         f"{end.isoformat()} (today {today.isoformat()}); workout_id first:"
     ]
     lines += [_plan_line(s) for s in rows[:MAX_PLAN_SESSIONS]] or ["no sessions in these dates"]
+    spoken = [f"Your plan from {start.isoformat()} to {end.isoformat()}:"]
+    spoken += [words.plan_words(s) for s in rows[:MAX_PLAN_SESSIONS]] or ["No sessions."]
     if len(rows) > MAX_PLAN_SESSIONS:
         lines.append(f"(more sessions after the first {MAX_PLAN_SESSIONS}; ask a shorter range)")
-    return Outcome(summary=_bounded(lines))
+        spoken.append(f"(Only the first {MAX_PLAN_SESSIONS} are listed: ask for fewer days.)")
+    return Outcome(summary=_bounded(lines), spoken=_bounded(spoken))
 
 
 def get_sleep_data(*, ctx: ToolContext, args: SleepArgs) -> Outcome:
@@ -165,7 +174,8 @@ def get_sleep_data(*, ctx: ToolContext, args: SleepArgs) -> Outcome:
     return Outcome(
         summary=_bounded(
             [f"Sleep, last {args.days} days:", bounded_json(data, limit=MAX_RESULT_CHARS)]
-        )
+        ),
+        spoken=_bounded([words.sleep_words(data)]),
     )
 
 
@@ -188,7 +198,8 @@ def get_fitness_scores(*, ctx: ToolContext, args: FitnessArgs) -> Outcome:
                 f"chart {reverse('training:fitness')}:",
                 bounded_json(data, limit=MAX_RESULT_CHARS),
             ]
-        )
+        ),
+        spoken=words.fitness_words(data),
     )
 
 
@@ -220,7 +231,7 @@ def compare_activities(*, ctx: ToolContext, args: CompareArgs) -> Outcome:
     )
     if data["missing_ids"]:
         lines.append("Not found: " + ", ".join(str(i) for i in data["missing_ids"]))
-    return Outcome(summary=_bounded(lines))
+    return Outcome(summary=_bounded(lines), spoken=_bounded([words.compare_words(data)]))
 
 
 def _read(name: str, description: str, args_model, execute, display: str) -> ToolSpec:

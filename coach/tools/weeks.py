@@ -7,6 +7,7 @@ import datetime
 from programs import services
 from programs.models import Program, Session, Week
 
+from ..field_words import field_words
 from ..schemas import WEEK_FIELDS, AddWeekArgs, ModifyWeekArgs, RemoveWeekArgs, week_tree_spec
 from .base import (
     Outcome,
@@ -55,8 +56,14 @@ def modify_week(*, ctx: ToolContext, args: ModifyWeekArgs) -> Outcome:
         summary = f"Week {args.weekNumber}: changed {', '.join(f['field'] for f in fields)}."
     else:
         summary = f"Week {args.weekNumber}: unchanged (the values were already set)."
+    spoken = (
+        f"Week {args.weekNumber}: changed {', '.join(field_words(f['field']) for f in fields)}."
+        if fields
+        else ""
+    )
     return Outcome(
         summary=summary,
+        spoken=spoken,
         details=[
             detail(
                 type="modify",

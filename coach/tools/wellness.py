@@ -13,6 +13,10 @@ can't be reached. A value out of bounds is a VALIDATION_ERROR naming the bounds;
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+from typing import Any
+
 from wellness import services
 from wellness.services import WellnessError
 
@@ -64,9 +68,11 @@ def log_medication(*, ctx: ToolContext, args: LogMedicationArgs) -> Outcome:
         when += f" ({log.part_of_day})"
     dose = f", {quote(log.dose)}" if log.dose else ""
     text = f"{log.kind} {quote(log.name)}{dose}, taken {when}"
+    words = f"{log.kind} {log.name}{f', {log.dose}' if log.dose else ''}, taken {when}"
     return Outcome(
         summary=f"Logged {text}.",
-        details=[detail(type="add", target="Medication log", after=text)],
+        details=[detail(type="add", target="Medication log", after=words)],
+        spoken=f"Logged {words}.",
     )
 
 
@@ -135,6 +141,58 @@ def create_care_log(*, ctx: ToolContext, args: CreateCareLogArgs) -> Outcome:
     )
 
 
+# Words that name something taken without naming it ("two pills", "my meds", "400mg").
+TAKEN_THINGS = frozenset(
+    [
+        "medication",
+        "medications",
+        "medicine",
+        "medicines",
+        "meds",
+        "med",
+        "pill",
+        "pills",
+        "tablet",
+        "tablets",
+        "capsule",
+        "capsules",
+        "dose",
+        "doses",
+        "supplement",
+        "supplements",
+        "painkiller",
+        "painkillers",
+        "vitamin",
+        "vitamins",
+        "shot",
+        "injection",
+        "jab",
+        "drops",
+        "puff",
+        "puffs",
+        "inhaler",
+        "mg",
+        "mcg",
+        "ml",
+        "iu",
+    ]
+)
+_DOSE_WORD = re.compile(r"\d+(?:\.\d+)?(?:mg|mcg|ml|iu)")
+
+
+def medication_words(arguments: dict[str, Any]) -> Callable[[str], bool]:
+    """What "took"/"had" must be said of for ``log_medication`` (seed 004: never inferred from
+    symptoms): a word of the call's medication name, a word like "pills", or a dose."""
+    name = arguments.get("medication_name")
+    words = re.findall(r"[a-z0-9]+", name.lower()) if isinstance(name, str) else []
+    own = {w for w in words if len(w) > 2} or set(words)
+
+    def accepts(word: str) -> bool:
+        return word in own or word in TAKEN_THINGS or bool(_DOSE_WORD.fullmatch(word))
+
+    return accepts
+
+
 NO_INFERENCE = "Only log what the athlete states in their own words; never infer it from symptoms."
 NO_DIAGNOSIS = "Never diagnose or interpret symptoms."
 
@@ -159,6 +217,7 @@ SPECS = [
             "Do not infer medication from symptoms alone.",
         ),
         intent_words=("took", "taken", "had", "swallowed", "injected"),
+        intent_objects=medication_words,
         execute=log_medication,
         target=no_target,
     ),

@@ -7,6 +7,7 @@ import datetime
 
 from wellness import selectors, services
 
+from ..render import plain
 from .base import Outcome, ToolContext, ToolSpec, no_target, quote
 from .wellness_args import GetWellnessLogsArgs, ListRemindersArgs
 
@@ -14,31 +15,31 @@ MAX_ROWS = 60
 DAY_NAMES = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 
 
-def _medication(log) -> str:
+def _medication(log, q=quote) -> str:
     when = (
         f" {log.taken_time:%H:%M}"
         if log.taken_time
         else (f" ({log.part_of_day})" if log.part_of_day else "")
     )
-    dose = f", {quote(log.dose)}" if log.dose else ""
-    return f"{log.taken_on.isoformat()}{when}: {log.kind} {quote(log.name)}{dose}"
+    dose = f", {q(log.dose)}" if log.dose else ""
+    return f"{log.taken_on.isoformat()}{when}: {log.kind} {q(log.name)}{dose}"
 
 
-def _mood(log) -> str:
-    note = f" {quote(log.note)}" if log.note else ""
+def _mood(log, q=quote) -> str:
+    note = f" {q(log.note)}" if log.note else ""
     return f"{log.logged_on.isoformat()}: {log.mood}{note}"
 
 
-def _readiness(log) -> str:
-    note = f" {quote(log.note)}" if log.note else ""
+def _readiness(log, q=quote) -> str:
+    note = f" {q(log.note)}" if log.note else ""
     return (
         f"{log.logged_on.isoformat()}: sleep quality {log.sleep_quality}/5, soreness "
         f"{log.soreness}/5, stress {log.stress}/5{note}"
     )
 
 
-def _care(log, tz) -> str:
-    return f"{log.occurred_at.astimezone(tz):%Y-%m-%d %H:%M}: {log.log_type} {quote(log.title)}"
+def _care(log, tz, q=quote) -> str:
+    return f"{log.occurred_at.astimezone(tz):%Y-%m-%d %H:%M}: {log.log_type} {q(log.title)}"
 
 
 def get_wellness_logs(*, ctx: ToolContext, args: GetWellnessLogsArgs) -> Outcome:
@@ -46,23 +47,28 @@ def get_wellness_logs(*, ctx: ToolContext, args: GetWellnessLogsArgs) -> Outcome
     today = services.local_now(ctx.athlete).date()
     since = today - datetime.timedelta(days=args.days - 1)
     logs = selectors.logs_since(athlete=ctx.athlete, since=since)
-    render = {
-        "medication": _medication,
-        "mood": _mood,
-        "readiness": _readiness,
-        "care": lambda log: _care(log, tz),
-    }
-    kinds = list(render) if args.kind == "all" else [args.kind]
-    lines = [f"Wellness log from {since.isoformat()} to {today.isoformat()}:"]
-    for kind in kinds:
-        rows = logs[kind]
-        lines.append(f"{kind} ({len(rows)}):")
-        lines.extend(f"- {render[kind](row)}" for row in rows[:MAX_ROWS])
-        if len(rows) > MAX_ROWS:
-            lines.append(f"- … {len(rows) - MAX_ROWS} more")
-        if not rows:
-            lines.append("- none")
-    return Outcome(summary="\n".join(lines))
+
+    def text(q) -> str:
+        render = {
+            "medication": lambda log: _medication(log, q),
+            "mood": lambda log: _mood(log, q),
+            "readiness": lambda log: _readiness(log, q),
+            "care": lambda log: _care(log, tz, q),
+        }
+        kinds = list(render) if args.kind == "all" else [args.kind]
+        lines = [f"Wellness log from {since.isoformat()} to {today.isoformat()}:"]
+        for kind in kinds:
+            rows = logs[kind]
+            lines.append(f"{kind} ({len(rows)}):")
+            lines.extend(f"- {render[kind](row)}" for row in rows[:MAX_ROWS])
+            if len(rows) > MAX_ROWS:
+                lines.append(f"- … {len(rows) - MAX_ROWS} more")
+            if not rows:
+                lines.append("- none")
+        return "\n".join(lines)
+
+    # The model reads user text quoted (data); a person reads it as written.
+    return Outcome(summary=text(quote), spoken=text(plain))
 
 
 def list_reminders(*, ctx: ToolContext, args: ListRemindersArgs) -> Outcome:
@@ -70,11 +76,14 @@ def list_reminders(*, ctx: ToolContext, args: ListRemindersArgs) -> Outcome:
     if not reminders:
         return Outcome(summary="The athlete has no reminders.")
     lines = [f"{len(reminders)} reminder(s), in the athlete's time zone:"]
+    count = len(reminders)
+    spoken = [f"{count} reminder{'s' if count != 1 else ''}, in your time zone:"]
     for r in reminders:
         days = ", ".join(DAY_NAMES[d - 1] for d in r.days)
         state = "" if r.active else " (paused)"
         lines.append(f"- {quote(r.title)} at {r.time:%H:%M} on {days}{state}")
-    return Outcome(summary="\n".join(lines))
+        spoken.append(f"- {plain(r.title)} at {r.time:%H:%M} on {days}{state}")
+    return Outcome(summary="\n".join(lines), spoken="\n".join(spoken))
 
 
 READ_SPECS = [

@@ -34,7 +34,7 @@ def test_i_took_my_creatine_is_logged_with_undo(page: Page, live_server, setting
     send(page, "I took my creatine this morning")
     expect(page.locator(".bubble-coach").last).to_contain_text("I'll log that", timeout=SLOW)
     line = page.locator(".event-line").last
-    expect(line).to_contain_text('Logged supplement "creatine"')
+    expect(line).to_contain_text("Logged supplement creatine")  # in words, not quoted data
     expect(line).to_contain_text("morning")
     expect(line.get_by_role("button", name="Undo")).to_be_visible()
     expect(page.locator(".preview-card")).to_have_count(0)  # nothing waits for Apply

@@ -249,3 +249,32 @@ def test_the_athlete_cannot_undo_in_the_admin(client, athlete_user, applied):
     assert response["Location"].startswith(reverse("admin:login"))
     applied.refresh_from_db()
     assert applied.status == PendingToolBatch.BatchStatus.APPLIED
+
+
+# --- the changes in words (issue 18 item 22) ----------------------------------------------------
+
+MORE_SETS = (
+    "call_sets",
+    "modify_exercise",
+    {
+        "weekNumber": 1,
+        "sessionNumber": 1,
+        "exerciseNumber": 1,
+        "updates": {"workingSets": 4, "reps": "5", "targetLoad": "100 kg"},
+    },
+)
+
+
+def test_the_review_page_shows_the_changes_in_words_not_json(
+    client, coach_user, athlete_user, coached_conversation
+):
+    CoachReview.objects.create(athlete=athlete_user, enabled=True)
+    batch = propose(coached_conversation, MORE_SETS, REMOVE_SESSION)
+    proposals.apply(batch_id=batch.pk, user=athlete_user, revision=batch.revision)
+    html = logged_in(client, coach_user).get(change_url(batch)).content.decode()
+    section = html[html.index('id="review-panel"') :]
+    assert "Change an exercise" in section and "Remove a session" in section
+    assert "Working sets: 3 → 4" in section
+    assert "Reps: 8-10 → 5" in section and "Target load: 135 lbs → 100 kg" in section
+    for jargon in ("workingSets", "targetLoad", "weekNumber", "&quot;5&quot;", "{", "spotter-json"):
+        assert jargon not in section, jargon

@@ -49,10 +49,14 @@ def open_batch(conversation) -> PendingToolBatch:
     )
 
 
-def test_find_workouts_answers_at_once_with_quoted_titles(conversation, legs):
+def test_find_workouts_answers_at_once_in_words_and_the_model_reads_quoted_titles(
+    conversation, legs
+):
     reply = say(conversation, "find workouts legs")
     assert reply.content.startswith("Found these workouts:\n")
-    assert f'1. "Leg Day Destroyer" (ID: {legs.pk})' in reply.content
+    assert f"1. Leg Day Destroyer (ID: {legs.pk})" in reply.content
+    step = reply.steps[0]["results"][0]
+    assert f'1. "Leg Day Destroyer" (ID: {legs.pk})' in step["content"]  # data for the model
     assert not PendingToolBatch.objects.exists()
 
 

@@ -51,7 +51,7 @@ def apply(batch):
 def test_push_two_recipes_apply_merged_then_undo(conversation):
     _, bowl, stir_fry, groceries = kitchen(conversation.athlete)
     reply = say(conversation, "recipes")
-    assert f'"Rice bowl" (ID: {bowl.pk})' in reply.content
+    assert f"Rice bowl (ID: {bowl.pk})" in reply.content
     say(conversation, f"add recipes {bowl.pk} and {stir_fry.pk} to list Groceries")
     batch = open_batch(conversation)
     assert "1.5 cup rice" in str(batch.preview["details"])

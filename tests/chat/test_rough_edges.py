@@ -248,11 +248,13 @@ def test_show_me_the_session_shows_the_week_of_the_refused_change(conversation):
     assert "Week 2" in answer.content and "Session 1" in answer.content
 
 
-def test_show_my_program_shows_the_program_around_today(conversation, program):
+def test_show_my_program_shows_the_week_around_today_in_words(conversation, program):
     answer = offline_says(conversation, "Show my program")
-    assert answer.content.startswith("Here's your program around today:")
-    assert "Today (" in answer.content and first_exercise(program).name in answer.content
-    assert "instructions" not in answer.content and "<program_data>" not in answer.content
+    assert answer.content.startswith("Week 1: phase Accumulation")
+    assert "[today]" in answer.content
+    name = first_exercise(program).name
+    assert f"1. {name} 3×" in answer.content and f'"{name}"' not in answer.content
+    assert "```" not in answer.content and "<program_data>" not in answer.content
 
 
 def test_what_does_this_change_explains_the_pending_change(conversation):

@@ -12,10 +12,14 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import timezone
 
+from chat import plan_actions
+from coach import plan_adjust
 from library.models import LibraryWorkout
 from programs.admin import COACHES_GROUP, STAFF_GROUP
 from programs.demo import DEMO_LOGINS, DEMO_PROGRAM_NAME, seed_demo
 from programs.models import CardioBlock, CardioType, Exercise, Program, Session, Week
+from tests.coach.tool_helpers import apply, call
+from tests.factories import ConversationFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -52,7 +56,7 @@ def test_seed_creates_the_three_demo_users_with_their_roles_and_prints_the_login
     assert "(the coach: /admin/)" in output
 
 
-def test_seed_builds_an_eight_week_program_coached_by_coach_with_today_in_week_one():
+def test_seed_builds_an_eight_week_program_coached_by_coach_with_today_in_week_two():
     run_seed()
     program = demo_program()
     assert program.coach.username == "coach"
@@ -61,8 +65,8 @@ def test_seed_builds_an_eight_week_program_coached_by_coach_with_today_in_week_o
     assert program.version == revision.program_version == 2
     today = timezone.localdate()
     assert program.start_date.weekday() == 0
-    week1 = program.weeks.get(position=1)
-    assert week1.start_date <= today <= week1.end_date
+    week2 = program.weeks.get(position=2)
+    assert week2.start_date <= today <= week2.end_date
     weeks = list(program.weeks.order_by("position"))
     assert [w.position for w in weeks] == list(range(1, 9))
     assert [w.phase for w in weeks] == ["Accumulation"] * 3 + ["Deload"] + [
@@ -70,7 +74,7 @@ def test_seed_builds_an_eight_week_program_coached_by_coach_with_today_in_week_o
     ] * 3 + ["Deload"]
     for week in weeks:
         sessions = list(week.sessions.order_by("position"))
-        assert 5 <= len(sessions) <= 7
+        assert 5 <= len(sessions) <= 7 or (week.position == 8 and len(sessions) == 4)
         assert [s.position for s in sessions] == list(range(1, len(sessions) + 1))
         for session in sessions:
             assert week.start_date <= session.scheduled_date <= week.end_date
@@ -153,9 +157,9 @@ def test_running_the_seed_again_restores_the_demo_passwords():
     assert User.objects.get(username="coach").check_password("spotter-coach")
 
 
-def test_reset_program_rebuilds_it_from_this_monday():
+def test_reset_program_rebuilds_it_from_last_monday():
     result = seed_demo(today=datetime.date(2026, 1, 7))  # a Wednesday
-    assert result.program.start_date == datetime.date(2026, 1, 5)
+    assert result.program.start_date == datetime.date(2025, 12, 29)
     old_pk = result.program.pk
     output = run_seed("--reset-program")
     assert "Created" in output
@@ -188,3 +192,52 @@ def test_seed_also_fills_the_workout_library_once():
     again = run_seed()
     assert "(0 new)" in again
     assert LibraryWorkout.objects.filter(owner__username="coach").count() >= 30
+
+
+# --- issue 18 item 23: the demo lets the athlete push and realign, whatever the day ------------
+
+A_MONDAY = datetime.date(2026, 11, 23)
+
+
+def on_day(monkeypatch, day: datetime.date) -> None:
+    """Make ``day`` (noon UTC) the date everywhere: the seed's, the athlete's and the engine's."""
+    noon = datetime.datetime.combine(day, datetime.time(12), tzinfo=datetime.UTC)
+    monkeypatch.setattr(timezone, "now", lambda: noon)
+
+
+@pytest.mark.parametrize("weekday", range(7))
+def test_on_any_day_the_demo_offers_realign_and_it_applies(monkeypatch, weekday):
+    today = A_MONDAY + datetime.timedelta(days=weekday)
+    on_day(monkeypatch, today)
+    run_seed()
+    program = demo_program()
+    offer = plan_actions.plan_offer(ConversationFactory(program=program))
+    assert offer["realign"] and offer["missed"] == 3, offer
+    realigned = apply(program, call("realign_plan"))
+    assert realigned.success, realigned.to_dict()
+    assert plan_adjust.missed_sessions(program_id=program.pk, today=today) == []
+    assert Session.objects.filter(week__program=program, scheduled_date=today).exists()
+
+
+@pytest.mark.parametrize("weekday", range(7))
+def test_on_any_day_the_demo_athlete_can_push_the_next_session(monkeypatch, weekday):
+    today = A_MONDAY + datetime.timedelta(days=weekday)
+    on_day(monkeypatch, today)
+    run_seed()
+    program = demo_program()
+    later = (
+        Session.objects.filter(week__program=program, scheduled_date__gte=today, completed=False)
+        .select_related("week")
+        .order_by("scheduled_date")
+        .first()
+    )
+    pushed = apply(
+        program,
+        call(
+            "reschedule_workout",
+            workout_id=later.ref,
+            new_date=(later.scheduled_date + datetime.timedelta(days=1)).isoformat(),
+            strategy="push",
+        ),
+    )
+    assert pushed.success, pushed.to_dict()

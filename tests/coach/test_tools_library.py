@@ -109,10 +109,37 @@ def test_search_limit_keeps_the_best_and_is_capped_at_ten(program):
         len(read(program, "search_workout_library", query="squat", limit=10).summary.splitlines())
         == 11
     )
-    too_many = read(program, "search_workout_library", query="squat", limit=11)
-    assert not too_many.success
-    assert too_many.errors[0].code == "VALIDATION_ERROR"
-    assert too_many.errors[0].message == "limit must be at most 10 (got 11)."
+
+
+@pytest.mark.parametrize("limit", [11, 50, 10**6])
+def test_a_search_asking_for_more_than_ten_gets_the_best_ten_and_is_told(program, limit):
+    # Seed 003: "Max results (search): 10"; a model asking for 50 gets 10, not an error.
+    for n in range(12):
+        LibraryWorkoutFactory(owner=program.athlete, title=f"Squat Day {n:02}", tags=["legs"])
+    result = read(program, "search_workout_library", query="squat", limit=limit)
+    assert result.success, result.to_dict()
+    lines = result.summary.splitlines()
+    assert lines[0] == "Found these workouts:"
+    assert [line.split(". ", 1)[0] for line in lines[1:11]] == [str(n) for n in range(1, 11)]
+    assert lines[11] == (
+        f"(A search shows at most 10 workouts; you asked for {limit}. Narrow the query to "
+        "find others.)"
+    )
+
+
+def test_a_capped_search_that_finds_fewer_says_nothing_more(program):
+    LibraryWorkoutFactory(owner=program.athlete, title="Squat Day", tags=["legs"])
+    result = read(program, "search_workout_library", query="squat", limit=50)
+    assert result.summary.splitlines()[1:] == [
+        f'1. "Squat Day" (ID: {LibraryWorkout.objects.get().pk})'
+    ]
+
+
+@pytest.mark.parametrize("limit", [0, -3, "5", 2.5, True])
+def test_a_search_limit_that_is_no_count_is_a_validation_error(program, limit):
+    result = read(program, "search_workout_library", query="squat", limit=limit)
+    assert not result.success and result.errors[0].code == "VALIDATION_ERROR"
+    assert result.errors[0].field == "limit"
 
 
 def test_search_needs_a_real_word(program):
@@ -293,6 +320,48 @@ def test_the_coachs_shared_workout_can_be_scheduled(program, coach):
     )
     assert result.success
     assert sessions_named(program, "Coach Intervals") == [(datetime.date(2026, 11, 5), 1)]
+
+
+@pytest.mark.parametrize(
+    ("time", "shown"),
+    [
+        ("06:00", "06:00"),
+        ("6:00", "06:00"),
+        ("06:00:00", "06:00"),
+        ("18:30", "18:30"),
+        ("6am", "06:00"),
+        ("6:30 pm", "18:30"),
+        ("12 am", "00:00"),
+    ],
+)
+def test_a_time_as_the_seed_and_people_write_it_is_kept_with_the_session(
+    program, legs, time, shown
+):
+    # Seed 003's own example: {"workout_id": ..., "date": "2025-01-29", "time": "06:00"}.
+    schedule = call("add_workout_to_calendar", workout_id=legs.pk, date="2026-11-04", time=time)
+    dry = preview(program, schedule)
+    assert dry.success, dry.to_dict()
+    assert dry.preview["details"][0]["target"] == f"Wednesday 2026-11-04 at {shown}"
+    done = apply(program, schedule)
+    assert done.success, done.to_dict()
+    assert done.results[0].summary == (
+        f'Scheduled "Leg Day Destroyer" (ID: {legs.pk}) as 1 session: 2026-11-04 at {shown}.'
+    )
+    session = Session.objects.get(week__program=program, name="Leg Day Destroyer")
+    assert session.notes.startswith(f"Planned for {shown}.")
+
+
+@pytest.mark.parametrize("time", ["25:00", "06:60", "noon-ish", "6", "", "06:00:00:00", 600])
+def test_a_time_that_is_no_time_of_day_is_refused_in_words(program, legs, time):
+    result = apply(
+        program,
+        call("add_workout_to_calendar", workout_id=legs.pk, date="2026-11-04", time=time),
+    )
+    assert error_codes(result) == [["VALIDATION_ERROR"]]
+    error = result.results[0].errors[0]
+    assert error.field == "time"
+    assert 'a time of day like "06:00"' in error.message
+    assert sessions_named(program, "Leg Day Destroyer") == []
 
 
 # --- save_workout_to_library --------------------------------------------------------------------

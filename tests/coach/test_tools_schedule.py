@@ -171,6 +171,93 @@ def test_push_never_moves_a_session_past_the_programs_end(program):
     assert "push by at most 4 days" in message
 
 
+def with_closing_rest_day(program) -> Session:
+    """A rest day (no exercises, no cardio) on the program's last day, as plans often end."""
+    week = program.weeks.get(position=4)
+    return Session.objects.create(
+        week=week,
+        position=week.sessions.count() + 1,
+        name="Rest",
+        scheduled_date=week.end_date,
+        day_of_week=week.end_date.strftime("%A"),
+        notes="Easy walk.",
+    )
+
+
+def test_push_drops_a_closing_rest_day_instead_of_refusing(program):
+    rest = with_closing_rest_day(program)
+    before = dates(program)
+    push = call(
+        "reschedule_workout",
+        workout_id="week-3-session-1",
+        new_date=(week_start(program, 3) + D(days=4)).isoformat(),
+        strategy="push",
+    )
+    result = apply(program, push)
+    assert result.success, result.to_dict()
+    after = dates(program)
+    for ref in ("week-3-session-1", "week-3-session-2", "week-4-session-3"):
+        assert after[ref] == before[ref] + D(days=4), ref
+    assert not Session.objects.filter(pk=rest.pk).exists()
+    removed = [
+        {k: v for k, v in d.items() if k != "toolCallId"}
+        for d in result.preview["details"]
+        if d["type"] == "remove"
+    ]
+    assert removed == [
+        {
+            "type": "remove",
+            "target": "Week 4, Session 4: Rest",
+            "before": f"{rest.scheduled_date.isoformat()} ({rest.day_of_week}): a rest day "
+            "that would fall past the program's end",
+            "after": None,
+            "fields": [],
+        }
+    ]
+    assert "rest day" in result.results[0].summary
+
+
+def test_undo_of_a_push_brings_the_dropped_rest_day_back(program):
+    rest = with_closing_rest_day(program)
+    before = dates(program)
+    with (
+        transaction.atomic(),
+        program_change(program=program, actor=None, via="chat", summary="push") as change,
+    ):
+        result = apply(
+            program,
+            call(
+                "reschedule_workout",
+                workout_id="week-4-session-1",
+                new_date=(week_start(program, 4) + D(days=1)).isoformat(),
+                strategy="push",
+            ),
+        )
+    assert result.success, result.to_dict()
+    assert not Session.objects.filter(pk=rest.pk).exists()
+    revision_undo(revision=change.revision, actor=None)
+    assert Session.objects.get(pk=rest.pk).notes == "Easy walk."
+    assert dates(program) == before
+
+
+def test_a_closing_rest_day_does_not_shorten_how_far_a_push_may_go(program):
+    with_closing_rest_day(program)
+    end = program.weeks.get(position=4).end_date
+    result = preview(
+        program,
+        call(
+            "reschedule_workout",
+            workout_id="week-3-session-1",
+            new_date=(week_start(program, 3) + D(days=5)).isoformat(),
+            strategy="push",
+        ),
+    )
+    assert error_codes(result) == [["VALIDATION_ERROR"]]
+    message = result.results[0].summary
+    assert f"past the program's end ({end.isoformat()})" in message
+    assert "Week 4, Session 3" in message and "push by at most 4 days" in message
+
+
 def test_push_to_an_earlier_date_is_refused(program):
     result = preview(
         program,

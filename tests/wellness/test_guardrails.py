@@ -172,3 +172,63 @@ def test_staff_filter_the_audit_log_by_guardrail(conversation, client):
     url = reverse("admin:chat_toolcallrecord_changelist")
     page = client.get(url, {"guardrail__exact": "not_stated"}).content.decode()
     assert "1 tool call" in page and "Not stated by the athlete" in page
+
+
+# --- issue 18 item 14: a symptom is not a statement of having taken something ---------------
+
+
+def ibuprofen(**extra):
+    return ("c1", "log_medication", {"medication_name": "ibuprofen", "kind": "medication", **extra})
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "I had a headache",
+        "I had a headache and ibuprofen helps with that",
+        "my knee hurts, I might take ibuprofen",
+        "I had a rough night",
+        "should I have taken ibuprofen?",
+        "I should have taken ibuprofen before the run",
+        "if I had ibuprofen I'd take it",
+        "I took a nap, my head hurts",
+    ],
+)
+def test_a_symptom_or_a_plan_is_held_and_the_athlete_asked(conversation, statement):
+    reply = turn(conversation, statement, ibuprofen())
+    assert nothing_written()
+    assert "in your own words" in reply.content
+    record = ToolCallRecord.objects.get()
+    assert record.status == "refused" and record.guardrail == "not_stated"
+
+
+@pytest.mark.parametrize(
+    ("statement", "call"),
+    [
+        (
+            "I took my aspirin this morning",
+            (
+                "c1",
+                "log_medication",
+                {"medication_name": "aspirin", "kind": "medication", "part_of_day": "morning"},
+            ),
+        ),
+        ("took 400 mg ibuprofen after the run", ibuprofen(dose="400 mg")),
+        ("I had a headache so I took ibuprofen", ibuprofen()),
+        ("ibuprofen taken after the run", ibuprofen()),
+        (
+            "I had my vitamin D with breakfast",
+            ("c1", "log_medication", {"medication_name": "vitamin D", "kind": "supplement"}),
+        ),
+        ("Took two pills for my back", ibuprofen()),
+        ("I had 400mg after lunch", ibuprofen(dose="400 mg")),
+        (
+            "Slept badly. I took 2.5 mg melatonin before bed",
+            ("c1", "log_medication", {"medication_name": "melatonin", "kind": "supplement"}),
+        ),
+    ],
+)
+def test_a_statement_of_having_taken_it_is_logged(conversation, statement, call):
+    turn(conversation, statement, call)
+    assert MedicationLog.objects.count() == 1
+    assert ToolCallRecord.objects.get().guardrail == ""

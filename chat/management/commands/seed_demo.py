@@ -16,7 +16,8 @@ from wellness.demo import seed_wellness_demo
 class Command(BaseCommand):
     help = (
         "Create the demo users (athlete, coach, staff) and an 8-week strength program for the "
-        "athlete starting this Monday. Safe to run again: an existing demo program is kept."
+        "athlete that started last Monday, its workouts logged but the last three (so Realign is "
+        "offered). Safe to run again: an existing demo program is kept."
     )
 
     def add_arguments(self, parser):
@@ -58,6 +59,8 @@ class Command(BaseCommand):
             f"Nutrition: {food.recipes} new recipes, {food.meals} meals planned this week, "
             f"{food.list_items} items on a new grocery list (known ingredients: "
             f"{food.ingredients} added)."
+        )
+        self.stdout.write(
             f"Wellness: {wellness.readiness} new readiness logs, {wellness.supplements} new "
             "supplement logs (the last 7 days), a daily creatine reminder."
         )

@@ -24,7 +24,11 @@ def acknowledgment(event: dict[str, Any]) -> str:
     kind = event.get("kind")
     results = event.get("results") or []
     replies = ["help", "Show my program"]
-    summaries = [r.get("summary", "") for r in results if r.get("success") and r.get("summary")]
+    summaries = [
+        r.get("spoken") or r.get("summary", "")
+        for r in results
+        if r.get("success") and (r.get("spoken") or r.get("summary"))
+    ]
     problems = [
         athlete_words(" ".join(r.get("errors") or [])) for r in results if not r.get("success")
     ]
@@ -101,7 +105,7 @@ class OfflineProvider:
             if asked is not None and all(c.name in READ_TOOLS for c in asked.tool_calls):
                 # The answer of a read tool (``show week 2``): show it as it came, then propose
                 # the changes the same message asked for (``show week 3 and rename ...``).
-                shown = "\n\n".join(t.content for t in trailing)
+                shown = "\n\n".join(t.person_text or t.content for t in trailing)
                 writes = [p for p in self._commands(turns) if p.name not in READ_TOOLS]
                 if writes:
                     return self._proposal(writes, turns, opening=shown)

@@ -4,8 +4,8 @@ Every suggested reply the code can produce (``chat.refusals``, the agent's failu
 offline coach's own) is a chip the athlete may click, so each gets a useful answer here, never
 "I didn't understand":
 
-- "Show my program", "Show me my workouts": the program around today, from the system prompt's
-  ``<program_data>`` block (what a model would read), or week 1 when there is none.
+- "Show my program", "Show me my workouts": the week around today (``get_week``, in words), the
+  week the system prompt's ``<program_data>`` block names, or week 1 when there is none.
 - "Show me the session": the week of the change the coach last proposed (``get_week``).
 - "What does this change?": the pending changes of the ``<pending_changes>`` block, in words.
 - "Try a different exercise", "Try something different": how to say which one, with the week.
@@ -76,6 +76,16 @@ def _previous_message(turns: list[Turn]) -> str:
     return ""
 
 
+def _current_week(program: str) -> int | None:
+    """The week the summary says today is in (or nearest to), if it says."""
+    found = re.search(
+        r"^Today \([\d-]+\) is (?:in|outside the program; the nearest) week (?:is week )?(\d+)",
+        program,
+        re.M,
+    )
+    return int(found.group(1)) if found else None
+
+
 def _show_week(number: int) -> ReplyAnswer:
     return ReplyAnswer(reads=[Parsed("get_week", {"weekNumber": number}, f"show week {number}")])
 
@@ -84,15 +94,8 @@ def answer_reply(message: str, *, system: str, turns: list[Turn]) -> ReplyAnswer
     """The answer to ``message`` when it is one of the suggested replies, else None."""
     text = message.strip().rstrip(".!?").strip()
     if _SHOW_PROGRAM.fullmatch(text):
-        program = _block(system, "program_data")
-        if not program:
-            return _show_week(1)
-        return ReplyAnswer(
-            text=with_replies(
-                f"Here's your program around today:\n\n```\n{program}\n```",
-                ["show week 1", "help"],
-            )
-        )
+        # The week around today, read like "show week N": in words, not the model's data block.
+        return _show_week(_current_week(_block(system, "program_data")) or 1)
     if _SHOW_SESSION.fullmatch(text):
         return _show_week(_last_week(turns) or 1)
     if _WHAT_CHANGES.fullmatch(text):
