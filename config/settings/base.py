@@ -23,13 +23,14 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
-from django.core.exceptions import ImproperlyConfigured
 
 from config import embedded_redis
 from config.listen import DEV_SECRET_KEY
 
 from .email import email_settings
 from .environ_helpers import env_bool, env_float, env_int, env_str
+from .limits import *  # noqa: F403  (every limit one user may reach: limits.py)
+from .limits import LOGIN_FAILURE_LIMIT, LOGIN_LOCKOUT_MINUTES, REDIS_TIMEOUT
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 VAR_DIR = Path(env_str("SPOTTER_VAR_DIR", str(BASE_DIR / "var")))
@@ -316,29 +317,6 @@ EMAIL_HOST_PASSWORD = _EMAIL.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = _EMAIL.get("EMAIL_USE_TLS", False)
 EMAIL_USE_SSL = _EMAIL.get("EMAIL_USE_SSL", False)
 
-# --- Limits: household invitations (issue 18 item 1) ---
-# How many invitations one household may send in any 24 hours (0: no limit). Every invitation
-# counts, to a name in use or not, so the limit tells nothing about who has an account; a re-invite
-# of someone whose invitation is still waiting is not a new one.
-HOUSEHOLD_INVITATIONS_PER_DAY = env_int("HOUSEHOLD_INVITATIONS_PER_DAY", 20)
-
-# --- Limits: uploads and imports (issue 18 item 5) ---
-# What one request may upload: its whole body (refused on Content-Length before it is read, and
-# counted as it streams in, by config/uploads.py under ASGI and WSGI alike) and each file in it
-# (a bigger file fails alone with its reason; the other files of the upload still import).
-UPLOAD_MAX_MB = env_int("UPLOAD_MAX_MB", 100)
-UPLOAD_FILE_MAX_MB = env_int("UPLOAD_FILE_MAX_MB", 25)
-IMPORT_MAX_FILES = env_int("IMPORT_MAX_FILES", 50)
-# What one imported file may hold (training/importers/limits.py), so that no file can exhaust a
-# worker: its size after gunzip (expanded in chunks and stopped at the cap), its CSV rows, its
-# track points (GPX/TCX trackpoints; FIT records, sessions and sleep levels; 100,000 is 27 hours
-# at one a second), and its dates (from IMPORT_EARLIEST_DATE to today + IMPORT_FUTURE_DAYS; a
-# date outside refuses the file, which names the line or record).
-IMPORT_FILE_MAX_MB = env_int("IMPORT_FILE_MAX_MB", 50)
-IMPORT_MAX_ROWS = env_int("IMPORT_MAX_ROWS", 10_000)
-IMPORT_MAX_POINTS = env_int("IMPORT_MAX_POINTS", 100_000)
-IMPORT_EARLIEST_DATE = env_str("IMPORT_EARLIEST_DATE", "1970-01-01")
-IMPORT_FUTURE_DAYS = env_int("IMPORT_FUTURE_DAYS", 1)
 # Every upload passes config.uploads.UploadLimitHandler first; bodies above UPLOAD_MAX_MB are
 # refused before they are read by config.uploads.body_limit_middleware (WSGI) and
 # config.uploads.BodyLimit (wrapping the ASGI application in config/asgi.py).
@@ -353,7 +331,7 @@ MIDDLEWARE.insert(
     "config.uploads.body_limit_middleware",
 )
 
-# --- Sign-in throttle (issue 18 item 3) ---------------------------------------------------------
+# --- Sign-in throttle (the limits are in limits.py) -------------------------------------------
 # django-axes counts failed sign-ins in the database (shared by every web process) and locks an
 # account, and separately an address, after LOGIN_FAILURE_LIMIT failures within
 # LOGIN_LOCKOUT_MINUTES; the lock ends LOGIN_LOCKOUT_MINUTES after the last counted failure, and
@@ -362,13 +340,6 @@ MIDDLEWARE.insert(
 # refusal is config.signin_throttle's page, status 429 with Retry-After: "Too many failed sign-ins.
 # Try again in N minutes." Staff lift a lock early by deleting its "Access attempts" in the admin
 # (or `manage.py axes_reset_username NAME`).
-LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
-LOGIN_LOCKOUT_MINUTES = env_int("LOGIN_LOCKOUT_MINUTES", 15)
-if LOGIN_FAILURE_LIMIT < 1 or LOGIN_LOCKOUT_MINUTES < 1:
-    raise ImproperlyConfigured(
-        "LOGIN_FAILURE_LIMIT and LOGIN_LOCKOUT_MINUTES must be whole numbers of at least 1 "
-        f"(got {LOGIN_FAILURE_LIMIT} and {LOGIN_LOCKOUT_MINUTES}); unset them for 5 and 15."
-    )
 INSTALLED_APPS += ["axes"]
 MIDDLEWARE += ["axes.middleware.AxesMiddleware"]  # turns a locked sign-in into the lock page
 AUTHENTICATION_BACKENDS = [
@@ -396,26 +367,14 @@ AXES_CLIENT_IP_CALLABLE = "config.signin_throttle.client_ip"
 AXES_DISABLE_ACCESS_LOG = True
 AXES_VERBOSE = False  # no banner in every process and management command
 
-# --- Limits: the agent's tool calls (issue 18 items 8 and 9) ------------------------------------
-# Seed 003: a turn whose model calls more than 5 tools for one athlete message is flagged for staff
-# in the audit log and logged as a warning (chat.models.audit.MANY_CALLS_PER_TURN, the seed's
-# value). One that brings the turn past AGENT_MAX_TOOL_CALLS is refused whole: none of that
-# response's calls is run or queued, and the athlete reads that they should ask for fewer changes
-# at a time (nothing is changed; their message is kept).
-AGENT_MAX_TOOL_CALLS = env_int("AGENT_MAX_TOOL_CALLS", 20)
-# A provider's tool-call id is data: the app names each call by an id of its own (short, URL-safe)
-# and keeps the provider's only to send it back. One longer than this many characters is not kept:
-# that call is answered with an error instead of being run (coach.toolcalls.own_ids).
-CHAT_TOOL_CALL_ID_MAX_CHARS = env_int("CHAT_TOOL_CALL_ID_MAX_CHARS", 512)
 
-# --- Redis on a request path; open reply streams (issue 18 items 2 and 7) -----------------------
+# --- Redis on a request path ------------------------------------------------------------------
 # Every Redis use on a request path gives up after REDIS_TIMEOUT seconds (to connect, and for each
 # answer; at most 2): the broker's publish of a reply's task (posting, Retry, Apply), a reply
 # stream's reads and its count of the account's open streams. A Redis that is stopped rather than
 # gone (SIGSTOP, a frozen VM, a dropped route) accepts the connection and never answers: without
 # a timeout a post waited for ever. The post then keeps the message, says the reply is delayed and
-# the recovery sweep sends it once Redis answers (chat.recovery).
-REDIS_TIMEOUT = max(0.1, min(env_float("REDIS_TIMEOUT", 1.0), 2.0))
+# the recovery sweep sends it once Redis answers (chat.recovery). REDIS_TIMEOUT is in limits.py.
 CELERY_BROKER_TRANSPORT_OPTIONS |= {
     "socket_timeout": REDIS_TIMEOUT,
     "socket_connect_timeout": REDIS_TIMEOUT,
@@ -424,10 +383,3 @@ CELERY_BROKER_CONNECTION_TIMEOUT = REDIS_TIMEOUT
 # A publish is tried once: each retry waited REDIS_TIMEOUT again (3 retries: 5.6 s for a post),
 # and a connection Redis dropped by restarting is replaced anyway when it is taken from the pool.
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": env_int("CELERY_PUBLISH_MAX_RETRIES", 0)}
-# One account keeps at most CHAT_STREAMS_PER_ACCOUNT reply streams open, across all web processes
-# (counted in Redis, chat.stream_slots): opening one more closes its oldest, whose bubble then
-# polls. Redis out of reach: a stream can't be counted, so none opens (the bubble polls).
-CHAT_STREAMS_PER_ACCOUNT = env_int("CHAT_STREAMS_PER_ACCOUNT", 6)
-# A reply stream whose client stops reading ends once one write has waited this many seconds
-# (config.write_timeout, under ASGI: bin/serve. bin/run's WSGI dev server has no such timeout).
-CHAT_STREAM_WRITE_TIMEOUT = env_float("CHAT_STREAM_WRITE_TIMEOUT", 10.0)

@@ -10,6 +10,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import escape
+from kombu.exceptions import OperationalError as BrokerError
 
 from chat import recovery, refusals, services
 from chat.models import Message
@@ -162,7 +163,7 @@ def test_a_message_posted_while_the_broker_is_down_is_kept_and_the_athlete_is_to
     athlete_client, conversation, monkeypatch
 ):
     def down(*args, **kwargs):
-        raise recovery.BrokerError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+        raise BrokerError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
 
     monkeypatch.setattr(run_agent, "delay", down)
     url = reverse("chat:message_send", args=[conversation.pk])
