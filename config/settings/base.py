@@ -304,3 +304,10 @@ EMAIL_HOST_USER = _EMAIL.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = _EMAIL.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = _EMAIL.get("EMAIL_USE_TLS", False)
 EMAIL_USE_SSL = _EMAIL.get("EMAIL_USE_SSL", False)
+
+# --- Limits: dates and ids in URLs (issue 18 item 10) ---
+# The dates a page's URL may name (the meal plan's ?week=), ISO dates; outside them the page is a
+# 404 that names the range, instead of date arithmetic overflowing at 0001-01-01 or 9999-12-31.
+# Ids in URLs are 64-bit keys (config.params); a larger number is a 404 too.
+URL_DATE_MIN = env_str("URL_DATE_MIN", "2000-01-01")
+URL_DATE_MAX = env_str("URL_DATE_MAX", "2100-12-31")
