@@ -25,8 +25,9 @@ from django.urls import register_converter
 
 MAX_ID = 2**63 - 1  # BigAutoField's largest key, on SQLite and PostgreSQL alike
 MAX_COUNT = 1000
-EARLIEST = datetime.date.min + datetime.timedelta(weeks=1)  # 0001-01-08
-LATEST = datetime.date.max - datetime.timedelta(weeks=1)  # 9999-12-24
+# a month inside the dates Python has, so a page can step a week or a month either way
+EARLIEST = datetime.date(1, 2, 1)
+LATEST = datetime.date(9999, 11, 30)
 _DIGITS = re.compile(r"[0-9]+")  # ASCII only: str.isdigit() also says yes to "١٢" and "²"
 
 
@@ -70,7 +71,7 @@ def int_param(raw: str | None, *, default: int) -> int:
 
 def date_bounds() -> tuple[datetime.date, datetime.date]:
     """The dates a page's URL may name (settings ``URL_DATE_MIN``, ``URL_DATE_MAX``), kept a
-    week inside the dates Python has, so a page can always step a week either way."""
+    month inside the dates Python has (``EARLIEST``, ``LATEST``)."""
     return (
         max(datetime.date.fromisoformat(settings.URL_DATE_MIN), EARLIEST),
         min(datetime.date.fromisoformat(settings.URL_DATE_MAX), LATEST),

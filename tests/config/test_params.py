@@ -41,22 +41,22 @@ def test_meal_plan_week_that_is_not_a_date_is_a_404_that_says_so(client, athlete
     )
 
 
-def test_meal_plan_range_is_a_setting_kept_a_week_inside_python_dates(client, athlete, settings):
+def test_meal_plan_range_is_a_setting_kept_a_month_inside_python_dates(client, athlete, settings):
     settings.URL_DATE_MAX = "9999-12-31"
     settings.URL_DATE_MIN = "0001-01-01"
     response = client.get(reverse("nutrition:meals"), {"week": "9999-12-31"})
     assert response.status_code == 404
-    assert "between 0001-01-08 and 9999-12-24" in response.content.decode()
+    assert "between 0001-02-01 and 9999-11-30" in response.content.decode()
     # the last week is shown, without a link to the week after it (which can't be shown)
-    response = client.get(reverse("nutrition:meals"), {"week": "9999-12-24"})
+    response = client.get(reverse("nutrition:meals"), {"week": "9999-11-30"})
     assert response.status_code == 200
     html = response.content.decode()
     assert "← Previous week" in html
     assert "Next week →" not in html
-    html = client.get(reverse("nutrition:meals"), {"week": "0001-01-08"}).content.decode()
-    assert "← Previous week" not in html  # the first week
-    html = client.get(reverse("nutrition:meals"), {"week": "0001-01-15"}).content.decode()
-    assert "?week=0001-01-08" in html
+    html = client.get(reverse("nutrition:meals"), {"week": "0001-02-01"}).content.decode()
+    assert "← Previous week" not in html  # a Thursday: the week before ends before the range
+    html = client.get(reverse("nutrition:meals"), {"week": "0001-02-08"}).content.decode()
+    assert "?week=0001-02-01" in html
 
 
 def test_meal_plan_links_stop_at_the_configured_range(client, athlete):
@@ -112,3 +112,15 @@ def test_date_param_keeps_the_default_for_nothing(settings):
         date_param("2101-01-01", default=TODAY, name="date")
     with pytest.raises(Http404, match="YYYY-MM-DD"):
         date_param("20261102", default=TODAY, name="date")
+
+
+def test_the_calendar_reads_the_same_range(client, athlete, settings):
+    settings.URL_DATE_MAX = "9999-12-31"
+    settings.URL_DATE_MIN = "0001-01-01"
+    for date in ("9999-11-30", "0001-02-01"):
+        for view in ("month", "week"):
+            response = client.get(reverse("training:calendar"), {"date": date, "view": view})
+            assert response.status_code == 200, (date, view)
+    response = client.get(reverse("training:calendar"), {"date": "9999-12-31"})
+    assert response.status_code == 400
+    assert "The calendar shows 0001-02-01 to 9999-11-30" in response.content.decode()
