@@ -119,6 +119,8 @@ def test_every_page_fits_a_phone_and_its_navigation_is_reachable(
     problems = []
     for path in world["pages"]:
         phone.goto(live_server.url + path)
+        if path.startswith("/training/log/"):
+            phone.screenshot(path=str(artifacts / "phone-log-390.png"), full_page=True)
         if (extra := overflow(phone)) > 1:
             problems.append(f"{path}: {extra}px wider than the screen: {widest(phone)}")
         if hidden := nav_links_reachable(phone):

@@ -69,7 +69,7 @@ EDGES = [
     "1e9",
     "\u0661\u0662",  # Arabic-Indic digits: str.isdigit() says yes
 ]
-BIG_IDS = [0, 1, 2, 3, 7, 2**31 - 1, 2**31, 2**63 - 1, 2**63, 2**64, 10**30]
+BIG_IDS = [-1, 0, 1, 2, 3, 7, 2**31 - 1, 2**31, 2**63 - 1, 2**63, 2**64, 10**30]
 
 
 def query_keys() -> list[str]:
@@ -125,7 +125,7 @@ value = st.one_of(
     st.dates().map(lambda d: d.isoformat()),
     st.text(max_size=12),
 )
-path_int = st.one_of(st.sampled_from(BIG_IDS), st.integers(min_value=0, max_value=10**25))
+path_int = st.one_of(st.sampled_from(BIG_IDS), st.integers(min_value=-(10**25), max_value=10**25))
 path_text = st.one_of(path_int.map(str), st.text(min_size=1, max_size=12))
 
 
