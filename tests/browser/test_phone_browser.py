@@ -16,7 +16,13 @@ from nutrition.access import household_for
 from nutrition.models import GroceryList, Recipe
 from tests.browser.conftest import needs_chromium
 from tests.chat.admin_helpers import make_coach
-from tests.factories import ActivityFactory, ExerciseFactory, SessionFactory, build_program
+from tests.factories import (
+    ActivityFactory,
+    ExerciseFactory,
+    LibraryWorkoutFactory,
+    SessionFactory,
+    build_program,
+)
 
 pytestmark = [pytest.mark.browser, needs_chromium, pytest.mark.django_db(transaction=True)]
 
@@ -83,9 +89,10 @@ def world(db):
     )
     ExerciseFactory(session=session, name="Romanian Deadlift", warmup_sets=2, working_sets=3)
     home = household_for(athlete, create=True)
-    Recipe.objects.create(household=home, title="Overnight oats with berries and yoghurt")
+    recipe = Recipe.objects.create(household=home, title="Overnight oats with berries and yoghurt")
     groceries = GroceryList.objects.create(household=home, name="This week")
-    ActivityFactory(athlete=athlete, local_date=today)
+    activity = ActivityFactory(athlete=athlete, local_date=today)
+    workout = LibraryWorkoutFactory(owner=athlete, title="Hill repeats, eight by ninety seconds")
     return {
         "athlete": athlete,
         "coach": coach,
@@ -97,16 +104,20 @@ def world(db):
             "/training/calendar/?view=week",
             "/training/fitness/",
             "/training/activities/",
+            f"/training/activities/{activity.pk}/",
+            "/training/log/",
             f"/training/log/{session.pk}/",
             "/training/settings/",
             "/training/import/",
             "/food/meals/",
             "/food/recipes/",
+            f"/food/recipes/{recipe.pk}/",
             "/food/lists/",
             f"/food/lists/{groceries.pk}/",
             "/food/household/",
             "/wellness/",
             "/library/",
+            f"/library/{workout.pk}/",
             "/settings/calendar/",
         ],
     }
