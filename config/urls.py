@@ -3,6 +3,8 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import include, path
 from django.views.decorators.http import require_GET
 
+from config import params  # noqa: F401  (registers <id:...>, used by the apps' URLs below)
+
 
 @require_GET
 def healthz(request: HttpRequest) -> HttpResponse:

@@ -14,9 +14,9 @@ urlpatterns = [
     ),
     path("food/household/", views.household, name="household"),
     path("food/recipes/", views.recipes, name="recipes"),
-    path("food/recipes/<int:recipe_id>/", views.recipe, name="recipe"),
+    path("food/recipes/<id:recipe_id>/", views.recipe, name="recipe"),
     path("food/meals/", views.meals, name="meals"),
     path("food/lists/", views.lists, name="lists"),
-    path("food/lists/<int:list_id>/", views.grocery_list, name="list"),
-    path("food/items/<int:item_id>/toggle/", views.item_toggle, name="item_toggle"),
+    path("food/lists/<id:list_id>/", views.grocery_list, name="list"),
+    path("food/items/<id:item_id>/toggle/", views.item_toggle, name="item_toggle"),
 ]

@@ -17,6 +17,8 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
+from config.params import date_bounds, date_param, id_param
+
 from . import households, selectors, services
 from .access import household_for, may_change, readable_households
 from .aggregation import quantity_text
@@ -26,9 +28,10 @@ from .models import GroceryItem, GroceryList, Household, MealType, Recipe
 def _household(request: HttpRequest) -> Household | None:
     wanted = request.GET.get("household", "")
     if wanted:
-        if not wanted.isdigit():
+        household_id = id_param(wanted)
+        if household_id is None:
             raise Http404("No such household.")
-        found = readable_households(request.user).filter(pk=int(wanted)).first()
+        found = readable_households(request.user).filter(pk=household_id).first()
         if found is None:
             raise Http404("No such household.")
         return found
@@ -80,10 +83,9 @@ def recipe(request: HttpRequest, recipe_id: int) -> HttpResponse:
 
 
 def _monday(raw: str) -> datetime.date:
-    try:
-        day = datetime.date.fromisoformat(raw) if raw else timezone.localdate()
-    except ValueError:
-        day = timezone.localdate()
+    """The Monday of ``?week=`` (any day of that week; empty: this week); a date that isn't
+    one, or outside ``URL_DATE_MIN``..``URL_DATE_MAX``, is a 404 that says so."""
+    day = date_param(raw, default=timezone.localdate(), name="week")
     return day - datetime.timedelta(days=day.weekday())
 
 
@@ -93,6 +95,11 @@ def meals(request: HttpRequest) -> HttpResponse:
     household = _household(request)
     monday = _monday(request.GET.get("week", ""))
     days = [monday + datetime.timedelta(days=n) for n in range(7)]
+    earliest, latest = date_bounds()
+    week_before, week_after = (
+        monday - datetime.timedelta(days=7),
+        monday + datetime.timedelta(days=7),
+    )
     planned = list(selectors.meals(household, days[0], days[-1]))
     grid = {(m.date, m.meal_type): [] for m in planned}
     for meal in planned:
@@ -107,8 +114,13 @@ def meals(request: HttpRequest) -> HttpResponse:
         rows=rows,
         meal_types=MealType.values,
         monday=monday,
-        previous=monday - datetime.timedelta(days=7),
-        next=monday + datetime.timedelta(days=7),
+        # no link to a week the page would refuse
+        previous=(
+            max(week_before, earliest)
+            if week_before + datetime.timedelta(days=6) >= earliest
+            else None
+        ),
+        next=week_after if week_after <= latest else None,
     )
     return render(request, "nutrition/meals.html", context)
 

@@ -19,6 +19,7 @@ from .services import program_bump_version
 
 MAX_SETS = 30
 MAX_REPS = 200
+MAX_LOAD = 100  # characters of a set's load ("100 kg", "bodyweight + 20 lb")
 
 
 class WorkoutLogError(ValueError):
@@ -150,8 +151,10 @@ def sets_log(*, session: Session, entries: list[SetEntry], bump: bool = True) ->
             raise WorkoutLogError(
                 f"{exercise.name}: {entry.reps} reps is out of range (0 to {MAX_REPS})."
             )
-        if len(entry.load) > 100:
-            raise WorkoutLogError(f"{exercise.name}: the load is longer than 100 characters.")
+        if len(entry.load) > MAX_LOAD:
+            raise WorkoutLogError(
+                f"{exercise.name}: the load is longer than {MAX_LOAD} characters."
+            )
         cleaned.append((exercise, entry, _rpe(entry.rpe)))
     if not cleaned:
         return []

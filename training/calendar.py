@@ -24,14 +24,13 @@ from dataclasses import dataclass, field
 
 from django.db.models import Prefetch, Q
 
+from config.params import date_bounds
 from programs.models import Exercise, Session
 from programs.workout_log import athlete_program
 
 from . import compliance
 from .models import Activity
 
-MIN_DATE = datetime.date(2000, 1, 1)
-MAX_DATE = datetime.date(2100, 12, 31)
 VIEWS = ("month", "week")
 STATE_LABELS = {
     "planned": "Planned",
@@ -124,9 +123,10 @@ def parse_anchor(raw: str | None, *, today: datetime.date) -> datetime.date:
         )
     except ValueError:
         raise CalendarError(f"date must be YYYY-MM-DD or YYYY-MM (got {text[:20]!r}).") from None
-    if not MIN_DATE <= value <= MAX_DATE:
+    earliest, latest = date_bounds()  # the one range of dates in URLs (config.params)
+    if not earliest <= value <= latest:
         raise CalendarError(
-            f"The calendar shows {MIN_DATE.isoformat()} to {MAX_DATE.isoformat()} "
+            f"The calendar shows {earliest.isoformat()} to {latest.isoformat()} "
             f"(got {value.isoformat()})."
         )
     return value
@@ -262,12 +262,13 @@ def calendar_view(
         day.in_range = start <= day.date <= end
     ordered = list(days.values())
     weeks = [ordered[i : i + 7] for i in range(0, len(ordered), 7)]
+    earliest, latest = date_bounds()
     return CalendarView(
         view=view,
         title=title,
         anchor=anchor,
         today=today,
         weeks=weeks,
-        previous=max(previous, MIN_DATE),
-        next=min(following, MAX_DATE),
+        previous=max(previous, earliest),
+        next=min(following, latest),
     )

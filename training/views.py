@@ -22,7 +22,7 @@ from config import uploads
 from programs import workout_log
 
 from . import selectors, services
-from .forms import CompleteForm, ProfileForm, log_entries
+from .forms import CompleteForm, ProfileForm, SetLogForm
 from .imports import import_job_create
 from .models import Activity, ImportJob
 from .tasks import send_import
@@ -188,18 +188,22 @@ def log_session(request: HttpRequest, session_id: int) -> HttpResponse:
     profile = services.profile_for(athlete=request.user)
     today = services.athlete_today(profile=profile)
     exercises = [e for e in session.exercises.all() if not e.skipped]
-    max_sets = max([e.warmup_sets + e.working_sets for e in exercises] + [1]) + 1
-    form = CompleteForm(request.POST or None)
+    logged = {(s.exercise_id, s.set_number): s for e in exercises for s in e.sets.all()}
+    # bound on POST: whatever was typed is shown again, a bad field marked beside it
+    posted = request.POST if request.method == "POST" else None
+    sets_form = SetLogForm(posted, exercises=exercises, logged=logged)
+    form = CompleteForm(posted)
     error = ""
-    if request.method == "POST" and form.is_valid():
+    if posted is not None and not all([sets_form.is_valid(), form.is_valid()]):
+        error = "Some entries need a fix (marked below); nothing was saved yet."
+    elif posted is not None:
         data = form.cleaned_data
         try:
-            entries = log_entries(request.POST, exercises, max_sets)
             activity = services.workout_complete(
                 athlete=request.user,
                 session_id=session.pk,
                 on=session.scheduled_date if session.scheduled_date == today else today,
-                sets=entries,
+                sets=sets_form.entries(),
                 cardio=services.CardioEntry(
                     actual_duration=data["actual_duration"], avg_heart_rate=data["avg_heart_rate"]
                 ),
@@ -217,28 +221,17 @@ def log_session(request: HttpRequest, session_id: int) -> HttpResponse:
                 f"({activity.get_load_method_display().lower()}).",
             )
             return redirect("training:activity", activity_id=activity.pk)
-    logged = {(s.exercise_id, s.set_number): s for e in exercises for s in e.sets.all()}
-    rows = [
-        {
-            "exercise": e,
-            "sets": [
-                {"number": n, "warmup": n <= e.warmup_sets, "logged": logged.get((e.pk, n))}
-                for n in range(1, e.warmup_sets + e.working_sets + 1)
-            ],
-        }
-        for e in exercises
-    ]
     cardio = getattr(session, "cardio", None)
     return render(
         request,
         "training/log_session.html",
         {
             "session": session,
-            "rows": rows,
+            "rows": sets_form.rows(),
             "cardio": cardio,
             "form": form,
             "error": error,
             "planned": clock((cardio.duration if cardio else 0) * 60),
         },
-        status=422 if (error or form.errors) else 200,
+        status=422 if error else 200,
     )

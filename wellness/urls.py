@@ -6,5 +6,5 @@ app_name = "wellness"
 
 urlpatterns = [
     path("", views.wellness_page, name="page"),
-    path("<str:kind>/<int:pk>/delete/", views.log_delete, name="delete"),
+    path("<str:kind>/<id:pk>/delete/", views.log_delete, name="delete"),
 ]

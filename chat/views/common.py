@@ -175,18 +175,3 @@ def provider_info() -> dict[str, Any]:
         "model": settings.LLM_MODEL or DEFAULT_MODELS.get(name, ""),
         "offline": name == "offline",
     }
-
-
-def int_param(raw: str | None, *, default: int) -> int:
-    """A small count from the query string (a week number, a poll attempt): 0 to 1,000."""
-    try:
-        return max(0, min(int(raw or default), 1000))
-    except ValueError:
-        return default
-
-
-def id_param(raw: str | None) -> int | None:
-    """A database id from the query string (a 64-bit key, any size), or None when it isn't one."""
-    if raw is None or not raw.isdigit() or len(raw) > 18:
-        return None
-    return int(raw)

@@ -11,6 +11,8 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from config.params import id_param, int_param
+
 from .. import services
 from ..access import athlete_conversations, current_program_id
 from ..forms import MessageForm
@@ -19,8 +21,6 @@ from .common import (
     PAGE,
     SWITCHER_LIMIT,
     conversation_url,
-    id_param,
-    int_param,
     login_required,
     page_context,
 )

@@ -19,6 +19,8 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseStopPolling
 
+from config.params import id_param, int_param
+
 from .. import recovery, services
 from ..access import athlete_conversations, is_read_only
 from ..forms import MessageForm
@@ -28,7 +30,6 @@ from .common import (
     PAGE,
     WAITING,
     conversation_url,
-    int_param,
     login_required,
     page_context,
     regions,
@@ -60,13 +61,16 @@ def program_panel(request: HttpRequest) -> HttpResponse:
     program. Without either, the current program."""
     raw_id = request.GET.get("conversation") or request.GET.get("program")
     if raw_id:
-        if not raw_id.isdigit():
+        if not raw_id.isascii() or not raw_id.isdigit():
             return HttpResponseBadRequest("conversation and program must be numbers.")
+        wanted = id_param(raw_id)
+        if wanted is None:  # past any id: no such conversation or program
+            raise Http404("No conversation about this program.")
         own = athlete_conversations(request.user).select_related("program")
         if "conversation" in request.GET:
-            conversation = get_object_or_404(own, pk=int(raw_id))
+            conversation = get_object_or_404(own, pk=wanted)
         else:
-            latest = own.filter(program_id=int(raw_id)).order_by("-updated_at", "-pk")
+            latest = own.filter(program_id=wanted).order_by("-updated_at", "-pk")
             conversation = latest.first()
             if conversation is None:
                 raise Http404("No conversation about this program.")

@@ -63,3 +63,10 @@ CHAT_STREAMS_PER_ACCOUNT = env_int("CHAT_STREAMS_PER_ACCOUNT", 6)
 # A reply stream whose client stops reading ends once one write has waited this many seconds
 # (config.write_timeout, under ASGI: bin/serve. bin/run's WSGI dev server has no such timeout).
 CHAT_STREAM_WRITE_TIMEOUT = env_float("CHAT_STREAM_WRITE_TIMEOUT", 10.0)
+
+# --- Dates and ids in URLs ----------------------------------------------------------------------
+# The dates a page's URL may name (the meal plan's ?week=, the calendar), ISO dates; outside them
+# the page is a 404 that names the range, instead of date arithmetic overflowing at 0001-01-01 or
+# 9999-12-31. Ids in URLs are 64-bit keys (config.params); a larger number is a 404 too.
+URL_DATE_MIN = env_str("URL_DATE_MIN", "2000-01-01")
+URL_DATE_MAX = env_str("URL_DATE_MAX", "2100-12-31")

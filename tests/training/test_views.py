@@ -200,7 +200,7 @@ def test_bad_set_input_changes_nothing_and_says_why(client, athlete, todays_sess
         {f"set-{squat.pk}-1-reps": "5", f"set-{squat.pk}-2-rpe": "12"},
     )
     assert response.status_code == 422
-    assert "out of range: it goes from 1 to 10" in response.content.decode()
+    assert "RPE goes from 1 to 10." in response.content.decode()
     assert not SetResult.objects.exists() and not Activity.objects.exists()
 
 
