@@ -23,28 +23,45 @@ from training.models import Activity
 ROOT = Path(__file__).resolve().parents[2]
 
 
+# The command runs in a Python of its own that writes its peak resident memory (VmHWM, the high
+# water mark of its own address space, which exec starts afresh) to a file as it exits. wait4's
+# ru_maxrss would not do: Linux keeps it across exec, so a child of a test process that had
+# already grown (an xdist worker late in the suite) reports that process's size, not its own.
+_PEAK_PROBE = """
+import atexit, os, runpy, sys
+def _peak():
+    for line in open("/proc/self/status"):
+        if line.startswith("VmHWM:"):
+            open(os.environ["SPOTTER_PEAK_FILE"], "w").write(line.split()[1])
+atexit.register(_peak)
+sys.argv = ["manage.py", *sys.argv[1:]]
+runpy.run_path("manage.py", run_name="__main__")
+"""
+
+
 def _run_import(paths: list[Path], athlete: str) -> tuple[int, str, int]:
     """``manage.py import_activities`` in a process of its own: (exit status, output, peak RSS in
-    MB of that process alone, from wait4)."""
+    MB of that process alone, read from its own VmHWM as it exits)."""
     log = paths[0].with_suffix(".log")
+    peak = paths[0].with_suffix(".peak")
     with log.open("wb") as out:
-        proc = subprocess.Popen(
+        proc = subprocess.run(
             [
                 sys.executable,
-                "manage.py",
+                "-c",
+                _PEAK_PROBE,
                 "import_activities",
                 *map(str, paths),
                 "--athlete",
                 athlete,
             ],
             cwd=ROOT,
-            env={**os.environ, "DATABASE_URL": database_url()},
+            env={**os.environ, "DATABASE_URL": database_url(), "SPOTTER_PEAK_FILE": str(peak)},
             stdout=out,
             stderr=subprocess.STDOUT,
+            check=False,
         )
-        _, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    return proc.returncode, log.read_text(), usage.ru_maxrss // 1024
+    return proc.returncode, log.read_text(), int(peak.read_text()) // 1024
 
 
 @pytest.mark.django_db(transaction=True)
