@@ -25,23 +25,13 @@ from config import embedded_redis
 from config.celery import app
 from config.workers import reset_broker_connections, start_worker
 from tests.factories import build_program
+from tests.integration.waiting import wait_for
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 MODEL_SECONDS = 3.0
 DEADLINE = 4.0
 HX = {"HX-Request": "true"}
-
-
-def wait_for(check, timeout: float, what: str, log=None):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.05)
-    tail = log.read_text()[-3000:] if log is not None and log.exists() else ""
-    raise AssertionError(f"{what} after {timeout} s\n{tail}")
 
 
 def replies_to(user_message: Message):

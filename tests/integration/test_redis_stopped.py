@@ -25,6 +25,7 @@ from config.celery import app
 from config.workers import reset_broker_connections, start_worker
 from tests.factories import build_program
 from tests.integration.conftest import _free_port, _wait_for_port, needs_redis
+from tests.integration.waiting import wait_for
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True), needs_redis]
 
@@ -55,17 +56,6 @@ def redis_server():
         proc.wait(timeout=10)
         reset_broker_connections()
         app.conf.update(saved)
-
-
-def wait_for(check, timeout: float, what: str, log=None):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.1)
-    tail = log.read_text()[-3000:] if log is not None and log.exists() else ""
-    raise AssertionError(f"{what} after {timeout} s\n{tail}")
 
 
 def test_a_post_while_redis_is_stopped_answers_at_once_and_the_sweep_answers_it_later(
