@@ -3,6 +3,8 @@ Apply, see the merged quantities on the grocery list at phone width and tick one
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.conf import settings
 from django.test import Client
@@ -43,7 +45,12 @@ def test_push_two_recipes_from_the_chat_apply_and_tick_off_the_merged_list(
     # The first turn in a fresh process loads the token counter (seconds on a busy machine).
     expect(box).to_have_value("", timeout=30_000)
     card = page.locator("#batch-card .preview-card")
-    expect(card).to_contain_text("1.5 cup rice")
+    # The first recipe's rice is added (1 cup); the second's half cup is its own step into that
+    # item, 1 → 1.5 (each push shows its own step, not the final total).
+    expect(card).to_contain_text("1 cup rice", timeout=30_000)
+    expect(card).to_contain_text(
+        re.compile(r"change\s+groceries: rice\s+quantity\s+1\s*→\s*to\s*1\.5\b", re.I)
+    )
     expect(card).to_contain_text("500 g chicken")
     assert not GroceryItem.objects.exists()  # nothing changes before Apply
 

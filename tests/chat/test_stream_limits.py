@@ -8,11 +8,12 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import threading
 import time
 
 import pytest
 from asgiref.sync import async_to_sync
-from django.db import transaction
+from django.db import connection, transaction
 from django.test import AsyncClient
 from django.urls import reverse
 
@@ -152,6 +153,7 @@ async def _read_stopping_redis(user, message, redis_pid: int, limit: float):
 
 
 @pytest.mark.django_db(transaction=True)  # the whole application: each request closes connections
+@pytest.mark.django_db(transaction=True)
 def test_an_asgi_stream_whose_client_stops_reading_ends_after_the_write_timeout(
     stream_redis, settings, client, conversation
 ):
@@ -165,14 +167,40 @@ def test_an_asgi_stream_whose_client_stops_reading_ends_after_the_write_timeout(
     cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
     written: list[bytes] = []
     started = time.monotonic()
-    async_to_sync(_serve_a_client_that_stops_reading)(
-        reverse("chat:message_stream", args=[placeholder.pk]), cookie, written
+    on_a_thread_of_its_own(
+        _serve_a_client_that_stops_reading,
+        reverse("chat:message_stream", args=[placeholder.pk]),
+        cookie,
+        written,
     )
     took = time.monotonic() - started
     assert written == [b"retry: 1000\n\n"]  # then the client read nothing more
     # Its first wait on Redis (CHECK_SECONDS), then one write that waited the timeout.
     assert took < CHECK_SECONDS + 0.5 + 2
     assert stream_slots.open_streams(stream_redis, conversation.athlete.pk) == 0
+
+
+def on_a_thread_of_its_own(coroutine_function, *args):
+    """Serve the request on a thread of its own, as a server does: a browser test run before in
+    this process leaves Playwright's event loop running in the main thread, where async_to_sync
+    refuses to run. (Its database connection is that thread's: the test is transactional.)"""
+    outcome: dict[str, object] = {}
+
+    def serve() -> None:
+        try:
+            outcome["value"] = async_to_sync(coroutine_function)(*args)
+        except BaseException as exc:  # re-raised in the test's thread
+            outcome["error"] = exc
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=serve)
+    thread.start()
+    thread.join(timeout=60)
+    assert not thread.is_alive(), "the request was still being served after 60 s"
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome.get("value")
 
 
 async def _serve_a_client_that_stops_reading(path: str, cookie: bytes, written: list[bytes]):
