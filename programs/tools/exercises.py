@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from programs import services
-from programs.models import Exercise
-
-from ..field_words import field_words
-from ..schemas import (
+from coach.field_words import field_words
+from coach.schemas import (
     EXERCISE_FIELDS,
     AddExerciseArgs,
     ModifyExerciseArgs,
@@ -14,7 +11,7 @@ from ..schemas import (
     ReorderExercisesArgs,
     exercise_model_fields,
 )
-from .base import (
+from coach.tools.base import (
     Outcome,
     ToolContext,
     ToolSpec,
@@ -30,6 +27,8 @@ from .base import (
     plural,
     quote,
 )
+from programs import services
+from programs.models import Exercise
 
 
 def _exercise_target(args: ModifyExerciseArgs | RemoveExerciseArgs | ReorderExercisesArgs) -> str:

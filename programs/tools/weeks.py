@@ -4,12 +4,9 @@ from __future__ import annotations
 
 import datetime
 
-from programs import services
-from programs.models import Program, Session, Week
-
-from ..field_words import field_words
-from ..schemas import WEEK_FIELDS, AddWeekArgs, ModifyWeekArgs, RemoveWeekArgs, week_tree_spec
-from .base import (
+from coach.field_words import field_words
+from coach.schemas import WEEK_FIELDS, AddWeekArgs, ModifyWeekArgs, RemoveWeekArgs, week_tree_spec
+from coach.tools.base import (
     Outcome,
     ToolContext,
     ToolSpec,
@@ -24,6 +21,8 @@ from .base import (
     quote,
     week_label,
 )
+from programs import services
+from programs.models import Program, Session, Week
 
 
 def _week_target(args: ModifyWeekArgs | RemoveWeekArgs) -> str:

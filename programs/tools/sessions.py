@@ -4,12 +4,9 @@ from __future__ import annotations
 
 import datetime
 
-from programs import services
-from programs.models import CardioBlock, Exercise, Session
-
-from ..field_words import field_words
-from ..render import plain
-from ..schemas import (
+from coach.field_words import field_words
+from coach.render import plain
+from coach.schemas import (
     DAYS,
     SESSION_FIELDS,
     AddSessionArgs,
@@ -19,7 +16,7 @@ from ..schemas import (
     cardio_model_fields,
     session_tree_spec,
 )
-from .base import (
+from coach.tools.base import (
     Outcome,
     ToolContext,
     ToolSpec,
@@ -37,6 +34,8 @@ from .base import (
     quote,
     session_label,
 )
+from programs import services
+from programs.models import CardioBlock, Exercise, Session
 
 
 def _session_target(args: ModifySessionArgs | RemoveSessionArgs) -> str:
