@@ -20,11 +20,14 @@ from chat.agent import run_turn
 from chat.models import PendingToolBatch, ToolCallRecord
 from chat.services import message_send
 from coach import registry
+from coach.llm.offline import families as offline_families
+from coach.llm.offline.commands import help_text
 from coach.registry import FAMILIES, REGISTRY, catalog_lines, get_tool, tool_definitions
 from tests.chat.admin_helpers import logged_in, make_staff
 from tests.chat.helpers import propose
 from tests.chat.scripted_provider import ScriptedProvider
 from tests.factories import ConversationFactory
+from tests.llm.offline_support import ask
 
 ROOT = Path(settings.BASE_DIR)
 TOY = "tests.toyfamily"
@@ -37,9 +40,11 @@ def toy_family():
     try:
         with modify_settings(INSTALLED_APPS={"append": TOY}):
             registry.discover()
+            offline_families.declared.cache_clear()
             yield
     finally:
         registry.discover()
+        offline_families.declared.cache_clear()
 
 
 def family_apps() -> set[str]:
@@ -81,6 +86,27 @@ def test_rediscovery_after_the_toy_family_leaves_drops_it():
         assert "toy_ping" in REGISTRY
     registry.discover()
     assert "toy_ping" not in REGISTRY and "toy" not in FAMILIES
+
+
+def test_the_offline_coach_understands_the_toy_family_from_its_declared_commands(toy_family):
+    write = ask("toy rename to Sam")
+    assert [(c.name, c.arguments) for c in write.tool_calls] == [("toy_rename", {"name": "Sam"})]
+    assert "rename the toy to Sam" in write.text
+    read = ask("toy ping")
+    assert [c.name for c in read.tool_calls] == ["toy_ping"]
+    assert "Here's what I'll change" not in read.text  # a read, known from the registry
+    assert "Toy:\n- Ping the toy: toy ping\n- Rename the toy: toy rename to Sam" in help_text()
+
+
+def test_the_offline_coach_finds_the_families_commands_in_their_apps():
+    modules = [c.parse.__module__ for c in offline_families.declared()]
+    assert modules == [
+        "training.tools.offline",
+        "library.tools.offline",
+        "nutrition.tools.offline",
+        "wellness.tools.offline",
+    ]
+    assert "toy ping" not in help_text()
 
 
 # --- the spine ----------------------------------------------------------------------------------
