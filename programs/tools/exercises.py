@@ -16,12 +16,8 @@ from coach.tools.base import (
     ToolContext,
     ToolSpec,
     ToolStateError,
-    describe_exercise,
     detail,
-    exercise_label,
     field_changes,
-    get_exercise,
-    get_session,
     insert_position,
     no_target,
     plural,
@@ -29,6 +25,8 @@ from coach.tools.base import (
 )
 from programs import services
 from programs.models import Exercise
+
+from .lookups import describe_exercise, exercise_label, get_exercise, get_session
 
 
 def _exercise_target(args: ModifyExerciseArgs | RemoveExerciseArgs | ReorderExercisesArgs) -> str:

@@ -10,7 +10,9 @@ from django.utils import timezone
 
 from coach.render import plain, week_lines
 from coach.schemas import StrictModel, WeekNumber
-from coach.tools.base import Outcome, ToolContext, ToolSpec, get_week, no_target
+from coach.tools.base import Outcome, ToolContext, ToolSpec, no_target
+
+from .lookups import get_week
 
 
 class GetWeekArgs(StrictModel):

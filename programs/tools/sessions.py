@@ -21,21 +21,17 @@ from coach.tools.base import (
     ToolContext,
     ToolSpec,
     ToolStateError,
-    cardio_dict,
-    describe_session,
     detail,
     field_changes,
-    get_cardio,
-    get_session,
-    get_week,
     insert_position,
     jsonable,
     no_target,
     quote,
-    session_label,
 )
 from programs import services
 from programs.models import CardioBlock, Exercise, Session
+
+from .lookups import cardio_dict, describe_session, get_cardio, get_session, get_week, session_label
 
 
 def _session_target(args: ModifySessionArgs | RemoveSessionArgs) -> str:

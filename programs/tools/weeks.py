@@ -11,18 +11,17 @@ from coach.tools.base import (
     ToolContext,
     ToolSpec,
     ToolStateError,
-    describe_week,
     detail,
     field_changes,
-    get_week,
     insert_position,
     no_target,
     plural,
     quote,
-    week_label,
 )
 from programs import services
 from programs.models import Program, Session, Week
+
+from .lookups import describe_week, get_week, week_label
 
 
 def _week_target(args: ModifyWeekArgs | RemoveWeekArgs) -> str:

@@ -16,9 +16,10 @@ import datetime
 from django.db.models import Count
 
 from coach.schemas import DAYS
-from coach.tools.base import Outcome, ToolContext, ToolStateError, detail, get_session, quote
+from coach.tools.base import Outcome, ToolContext, ToolStateError, detail, quote
 from programs import services
 from programs.models import Session, Week
+from programs.tools.lookups import get_session
 
 from .args import RescheduleArgs, ref_numbers
 
