@@ -56,6 +56,8 @@ def _checked(spec: ToolSpec) -> ToolSpec:
     (``intent_words``, checked by ``coach.guardrails``). The conversation layer queues the
     confirmed ones in a batch that only the athlete's click (or the coach's approval) applies;
     the others (wellness logs) it may write at once when the guardrails pass."""
+    if not spec.category:
+        raise ImproperlyConfigured(f"{spec.name}: a tool belongs to a family (category).")
     if spec.kind == "read" and spec.requires_confirmation:
         raise ImproperlyConfigured(f"{spec.name}: a read tool never needs confirmation.")
     if spec.kind == "write" and not spec.requires_confirmation and spec.sensitivity == "critical":

@@ -104,7 +104,7 @@ class ToolSpec:
     sensitivity: Sensitivity
     execute: Callable[..., Outcome]
     target: Callable[[BaseModel], str]
-    category: str = "program"
+    category: str = ""  # the tool's family (required: the registry refuses a tool without one)
     display_name: str = ""
     safety_rules: tuple[str, ...] = ()
     intent_words: tuple[str, ...] = ()
@@ -116,6 +116,10 @@ class ToolSpec:
     # change since the preview doesn't make their batch stale (their own state is re-checked when
     # applied: a deleted or changed object fails that call cleanly).
     needs_program: bool = True
+    # Sentences the offline coach understands as this call, with ``{slot}`` for an argument:
+    # "call me {name}" → {"name": "..."} (a number is passed as a number). Tried after the
+    # families' own offline commands (``coach.llm.offline.phrases``).
+    phrases: tuple[str, ...] = ()
 
     @property
     def label(self) -> str:

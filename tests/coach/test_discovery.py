@@ -7,10 +7,12 @@ in the staff log and is undone, with no file outside its folder changed; and no 
 from __future__ import annotations
 
 import ast
+import dataclasses
 from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 from django.db import transaction
 from django.test import modify_settings
 from django.urls import reverse
@@ -98,6 +100,18 @@ def test_the_offline_coach_understands_the_toy_family_from_its_declared_commands
     assert "Toy:\n- Ping the toy: toy ping\n- Rename the toy: toy rename to Sam" in help_text()
 
 
+def test_the_offline_coach_understands_the_toy_tools_declared_sentences(toy_family):
+    write = ask("Call me  Robin.")
+    assert [(c.name, c.arguments) for c in write.tool_calls] == [("toy_rename", {"name": "Robin"})]
+    read = ask("Who am I?")
+    assert [c.name for c in read.tool_calls] == ["toy_ping"]
+    assert "Here's what I'll change" not in read.text
+
+
+def test_a_declared_sentence_is_unknown_without_its_family():
+    assert ask("call me Robin").tool_calls == []
+
+
 def test_the_offline_coach_finds_the_families_commands_in_their_apps():
     modules = [c.parse.__module__ for c in offline_families.declared()]
     assert modules == [
@@ -107,6 +121,12 @@ def test_the_offline_coach_finds_the_families_commands_in_their_apps():
         "wellness.tools.offline",
     ]
     assert "toy ping" not in help_text()
+
+
+def test_a_tool_without_a_family_is_refused():
+    spec = dataclasses.replace(get_tool("get_week"), category="")
+    with pytest.raises(ImproperlyConfigured, match="belongs to a family"):
+        registry._checked(spec)
 
 
 # --- the spine ----------------------------------------------------------------------------------

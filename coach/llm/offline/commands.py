@@ -30,6 +30,7 @@ from .grammar import (
     parse_position,
     with_replies,
 )
+from .phrases import match_phrase
 
 
 def parse_command(command: str) -> Parsed | None:
@@ -297,7 +298,7 @@ def parse_command(command: str) -> Parsed | None:
     for family in declared():
         if not family.first and (parsed := family.parse(command)):
             return parsed
-    return None
+    return match_phrase(command)
 
 
 def _iso_date(raw: str) -> str:
