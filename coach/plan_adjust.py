@@ -19,7 +19,7 @@ existing tools, so they are previewed, edited, applied and undone like any other
 
 The conversation layer turns these into a batch (``chat.plan_actions``); the model and the offline
 coach reach the same changes through the ``realign_plan`` and ``lighten_plan`` tools
-(``coach.tools.plan_adjust``), which run these very calls.
+(``training.tools.plan_adjust``), which run these very calls.
 """
 
 from __future__ import annotations

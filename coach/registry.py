@@ -6,9 +6,13 @@ sensitivity tier, confirmation and safety rules (``ToolSpec``).
 "input_schema"}``; each input schema is self-contained (no ``$ref``/``$defs``, no titles), with
 ``type: object``, ``properties``, ``required`` and ``additionalProperties: false``.
 
-Tools come in families (``ToolSpec.category``; ``coach.tools.catalog``): ``MODULES`` lists the
-modules of tools, so adding a family is one line there. The ``ALWAYS_SENT`` families go with every
-model call; every other family is one line of the system prompt (``catalog_lines``) and is loaded
+Tools come in families (``ToolSpec.category``; ``coach.tools.catalog``). The registry names no
+family: like Django's admin finding each app's ``admin.py``, it discovers the ``tools`` module of
+every app in ``INSTALLED_APPS`` that declares ``TOOLS`` (its ToolSpecs, in order) and ``PURPOSES``
+(one line per family), in ``INSTALLED_APPS`` order, when this module is first imported (the apps'
+models must be loaded by then, as any import of a tool module needs). ``REGISTRY`` and
+``FAMILIES`` are filled in place, so ``discover()`` (tests installing a toy family) refreshes
+every importer's view. The ``ALWAYS_SENT`` families go with every model call; every other family is one line of the system prompt (``catalog_lines``) and is loaded
 with ``use_tools`` when the model needs it (``chat.toolsets`` chooses what a call sends).
 """
 
@@ -17,22 +21,14 @@ from __future__ import annotations
 import copy
 import functools
 from collections.abc import Iterable
+from importlib import import_module
+from types import ModuleType
 from typing import Any
 
+from django.apps import apps
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.module_loading import module_has_submodule
 
-from .tools import (
-    exercises,
-    library,
-    nutrition,
-    nutrition_reads,
-    reads,
-    schedule,
-    sessions,
-    training_reads,
-    weeks,
-    wellness,
-)
 from .tools.base import ToolSpec
 from .tools.catalog import CATALOG, USE_TOOLS, Family, families_of, use_tools_spec
 
@@ -43,6 +39,8 @@ __all__ = [
     "USE_TOOLS",
     "ToolSpec",
     "catalog_lines",
+    "declarations",
+    "discover",
     "family_of",
     "get_tool",
     "input_schema",
@@ -58,6 +56,8 @@ def _checked(spec: ToolSpec) -> ToolSpec:
     (``intent_words``, checked by ``coach.guardrails``). The conversation layer queues the
     confirmed ones in a batch that only the athlete's click (or the coach's approval) applies;
     the others (wellness logs) it may write at once when the guardrails pass."""
+    if not spec.category:
+        raise ImproperlyConfigured(f"{spec.name}: a tool belongs to a family (category).")
     if spec.kind == "read" and spec.requires_confirmation:
         raise ImproperlyConfigured(f"{spec.name}: a read tool never needs confirmation.")
     if spec.kind == "write" and not spec.requires_confirmation and spec.sensitivity == "critical":
@@ -76,32 +76,45 @@ def _checked(spec: ToolSpec) -> ToolSpec:
     return spec
 
 
-# The modules of tools, in the order their tools are listed; a new family is one more module here.
-MODULES = (
-    exercises,
-    sessions,
-    weeks,
-    reads,
-    schedule,
-    training_reads,
-    library,
-    nutrition,
-    nutrition_reads,
-    wellness,
-)
+# The module a family app declares its tools in (``TOOLS``, ``PURPOSES``), as ``admin`` for the admin.
+DECLARATIONS = "tools"
 # The families whose schemas go with every model call (use_tools' own family included).
 ALWAYS_SENT = ("program", CATALOG)
 
-FAMILIES: dict[str, Family] = families_of(MODULES)
-_LOADABLE = {name: family for name, family in FAMILIES.items() if name not in ALWAYS_SENT}
-if _LOADABLE:
-    FAMILIES[CATALOG] = Family(name=CATALOG, purpose="", specs=(use_tools_spec(_LOADABLE),))
+FAMILIES: dict[str, Family] = {}
+REGISTRY: dict[str, ToolSpec] = {}
 
-REGISTRY: dict[str, ToolSpec] = {
-    spec.name: _checked(spec) for family in FAMILIES.values() for spec in family.specs
-}
-if len(REGISTRY) != sum(len(family.specs) for family in FAMILIES.values()):
-    raise ImproperlyConfigured("Two tools share a name.")
+
+def declarations() -> list[ModuleType]:
+    """The ``tools`` module of every installed app that declares ``TOOLS``, in INSTALLED_APPS
+    order (the engine's own ``coach.tools`` declares none)."""
+    found = []
+    for config in apps.get_app_configs():
+        if not module_has_submodule(config.module, DECLARATIONS):
+            continue
+        module = import_module(f"{config.name}.{DECLARATIONS}")
+        if hasattr(module, "TOOLS"):
+            found.append(module)
+    return found
+
+
+def discover() -> None:
+    """Fill ``FAMILIES`` and ``REGISTRY`` from the installed apps' declarations (again)."""
+    families = families_of(declarations())
+    loadable = {name: family for name, family in families.items() if name not in ALWAYS_SENT}
+    if loadable:
+        families[CATALOG] = Family(name=CATALOG, purpose="", specs=(use_tools_spec(loadable),))
+    specs = [_checked(spec) for family in families.values() for spec in family.specs]
+    registry = {spec.name: spec for spec in specs}
+    if len(registry) != len(specs):
+        raise ImproperlyConfigured("Two tools share a name.")
+    FAMILIES.clear()
+    FAMILIES.update(families)
+    REGISTRY.clear()
+    REGISTRY.update(registry)
+
+
+discover()
 
 
 def get_tool(name: str) -> ToolSpec | None:

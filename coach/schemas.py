@@ -4,7 +4,7 @@ These models are the schema layer of validation: types, required fields, enums a
 are strict (``extra="forbid"``, integers and booleans are not coerced from strings), so the JSON
 Schema sent to providers says ``additionalProperties: false`` and a wrong type is a
 ``VALIDATION_ERROR`` rather than a guess. Whether a week, session or exercise exists is the state
-layer's job (``coach/tools``).
+layer's job (each family app's ``tools``).
 
 The same ``WeekInput``/``SessionInput``/``ExerciseInput`` models validate ``add_week``,
 ``add_session``, ``add_exercise`` and the ``import_program`` command, so a program file and a tool

@@ -10,12 +10,14 @@ describes). So the prompt grows by a line per family, never by a family's schema
 always reach every tool.
 
 ``use_tools`` is a read tool: it changes nothing, never joins a batch, and its answer names the
-tools that are now available (the model sees their schemas from its next call on). A module of tools may describe its family in one line with
-``FAMILY_PURPOSE``; a family without one is described by its tools' display names.
+tools that are now available (the model sees their schemas from its next call on). A family app's
+``tools`` module describes each of its families in one line (``PURPOSES``); a family without one
+is described by its tools' names.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Literal
@@ -47,16 +49,17 @@ class Family:
         return f"- {self.name}: {self.purpose or ', '.join(self.tool_names)}"
 
 
-def families_of(modules: tuple[ModuleType, ...]) -> dict[str, Family]:
-    """The families the modules' ``SPECS`` form, in the order the modules list them first."""
+def families_of(declarations: Iterable[ModuleType]) -> dict[str, Family]:
+    """The families the declarations' ``TOOLS`` form, in the order they list them first, each
+    described by the first ``PURPOSES`` line given for it."""
     specs: dict[str, list[ToolSpec]] = {}
     purposes: dict[str, str] = {}
-    for module in modules:
-        for spec in module.SPECS:
+    for declaration in declarations:
+        for spec in declaration.TOOLS:
             specs.setdefault(spec.category, []).append(spec)
-            purpose = getattr(module, "FAMILY_PURPOSE", "")
-            if purpose and not purposes.get(spec.category):
-                purposes[spec.category] = purpose
+        for name, purpose in getattr(declaration, "PURPOSES", {}).items():
+            if purpose and not purposes.get(name):
+                purposes[name] = purpose
     return {
         name: Family(name=name, purpose=purposes.get(name, ""), specs=tuple(family))
         for name, family in specs.items()

@@ -169,10 +169,10 @@ def test_the_text_format_offers_use_tools_and_its_marker_loads_the_family():
     assert families_called(calls) == ["training"]
 
 
-def test_a_new_family_is_one_module_with_specs_and_use_tools_offers_it():
+def test_a_new_family_is_one_declaration_of_tools_and_use_tools_offers_it():
     spec = get_tool("get_sleep_data")
     module = types.SimpleNamespace(
-        SPECS=[
+        TOOLS=[
             type(spec)(**{**spec.__dict__, "name": "log_stretching", "category": "mobility"}),
         ]
     )

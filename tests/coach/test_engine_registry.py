@@ -31,19 +31,19 @@ WRITE_TOOLS = {
     "modify_week",
     "add_week",
     "remove_week",
-    # the schedule tools (coach/tools/schedule.py)
+    # the schedule tools (training/tools/schedule.py)
     "reschedule_workout",
     "create_custom_workout",
     "mark_workout_complete",
     "skip_workout",
     "log_sets",
-    # realignment (coach/tools/plan_adjust.py, listed with the schedule tools)
+    # realignment (training/tools/plan_adjust.py, listed with the schedule tools)
     "realign_plan",
     "lighten_plan",
-    # the library tools (coach/tools/library.py)
+    # the library tools (library/tools/workouts.py)
     "add_workout_to_calendar",
     "save_workout_to_library",
-    # the nutrition tools (coach/tools/nutrition.py)
+    # the nutrition tools (nutrition/tools/writes.py)
     "recipe_create",
     "recipe_update",
     "planner_add_meal",
@@ -53,7 +53,7 @@ WRITE_TOOLS = {
     "grocery_add_item",
     "grocery_check_item",
     "grocery_uncheck_item",
-    # the wellness tools (coach/tools/wellness.py)
+    # the wellness tools (wellness/tools/writes.py)
     "log_medication",
     "log_mood",
     "log_readiness",
@@ -64,7 +64,7 @@ WRITE_TOOLS = {
 AT_ONCE_TOOLS = {"log_medication", "log_mood", "log_readiness"}
 READ_TOOLS = {
     "get_week",
-    # the training reads (coach/tools/training_reads.py)
+    # the training reads (training/tools/reads.py)
     "get_last_activity",
     "get_activity_by_date",
     "get_activities_range",
@@ -72,19 +72,19 @@ READ_TOOLS = {
     "get_sleep_data",
     "get_fitness_scores",
     "compare_activities",
-    # the library reads (coach/tools/library.py)
+    # the library reads (library/tools/workouts.py)
     "search_workout_library",
     "navigate_to_page",
     # loads a family's schemas (coach/tools/catalog.py)
     "use_tools",
-    # the nutrition reads (coach/tools/nutrition_reads.py)
+    # the nutrition reads (nutrition/tools/reads.py)
     "recipe_list",
     "recipe_get",
     "planner_list_meals",
     "planner_get_meal",
     "grocery_list_lists",
     "grocery_get_list",
-    # the wellness reads (coach/tools/wellness_reads.py)
+    # the wellness reads (wellness/tools/reads.py)
     "get_wellness_logs",
     "list_reminders",
 }

@@ -9,11 +9,11 @@ import json
 import pytest
 
 from coach.engine import ToolContext, execute_read
-from coach.tools.training_reads import MAX_RESULT_CHARS
 from tests.coach.tool_helpers import call, preview
 from tests.coach.training_helpers import current_program, today_of
 from tests.factories import ActivityFactory, SleepRecordFactory, UserFactory
 from training.models import AthleteProfile
+from training.tools.reads import MAX_RESULT_CHARS
 
 pytestmark = pytest.mark.django_db
 D = datetime.timedelta

@@ -8,7 +8,7 @@ import pytest
 from coach.llm.base import Turn
 from coach.llm.offline import OfflineProvider, parse_command
 from coach.llm.offline.grammar import CommandError
-from coach.llm.offline.library_commands import LIBRARY_HELP
+from library.tools.offline import LIBRARY_HELP
 from tests.llm.offline_support import ask
 
 

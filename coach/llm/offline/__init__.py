@@ -52,7 +52,7 @@ Weeks
     remove week 3                                      remove_week
     show week 3                                        get_week (a read tool: answered at once)
 
-Training (``training_commands``; sessions are ``W.S``, the tools' ``week-W-session-S``)
+Training (``training/tools/offline.py``; sessions are ``W.S``, the tools' ``week-W-session-S``)
     show my last run / how was my last ride?           get_last_activity (reads: answered at once)
     activities on DATE / runs from DATE to DATE        get_activity_by_date / get_activities_range
     plan [from DATE] [to DATE] / sleep 7 / fitness     get_training_plan / get_sleep_data / get_fitness_scores
@@ -64,7 +64,7 @@ Training (``training_commands``; sessions are ``W.S``, the tools' ``week-W-sessi
     log exercise 2.3.1 3x8 @ 100 kg rpe 8              log_sets
     realign / lighter 5 days                           realign_plan / lighten_plan {days: 3-14}
 
-Library (``library_commands``, seed 003)
+Library (``library/tools/offline.py``, seed 003)
     find workouts legs                                 search_workout_library (read)
     schedule workout 12 on 2026-12-01 weekly 4         add_workout_to_calendar
     save workout TITLE SPORT MIN min INTENSITY: ...    save_workout_to_library
@@ -82,9 +82,9 @@ changes; only the changes go to the card. The suggested replies the app offers (
 ``replies``.
 
 The package: ``grammar`` (vocabulary and helpers), ``commands`` (the command parser and the help
-text), ``training_commands`` (the training and schedule commands), ``library_commands`` (the
-library's commands), ``replies`` (the suggested replies), ``provider`` (the provider and its
-acknowledgments).
+text), ``families`` (finds each family app's ``tools/offline.py``: training, library, nutrition,
+wellness declare their commands there), ``replies`` (the suggested replies), ``provider`` (the
+provider and its acknowledgments).
 Text replies end with suggested replies in seed 000's format: the text, a ``---`` line, then one
 reply per line. The same grammar is described for people in ``OFFLINE_COMMANDS.md``.
 """

@@ -8,6 +8,7 @@ from typing import Any
 
 from coach.render import cardio_text
 
+from .families import declared
 from .grammar import (
     DEFAULT_LOAD,
     DEFAULT_WEEK_SESSIONS,
@@ -29,12 +30,7 @@ from .grammar import (
     parse_position,
     with_replies,
 )
-from .library_commands import LIBRARY_HELP, parse_library_command
-from .nutrition_commands import NUTRITION_HELP, parse_nutrition_command
-from .training_commands import HELP as TRAINING_HELP
-from .training_commands import parse_training_command
-from .wellness_commands import HELP as WELLNESS_HELP
-from .wellness_commands import parse_wellness_command
+from .phrases import match_phrase
 
 
 def parse_command(command: str) -> Parsed | None:
@@ -42,10 +38,9 @@ def parse_command(command: str) -> Parsed | None:
     recognised but unusable command (its message says what to type)."""
     text = normalise_refs(command.strip())
     flags = re.IGNORECASE
-    if training := parse_training_command(text):
-        return training
-    if wellness := parse_wellness_command(command):
-        return wellness
+    for family in declared():  # the families' commands the program's patterns would take
+        if family.first and (parsed := family.parse(command)):
+            return parsed
 
     if m := re.fullmatch(rf"rename\s+exercise\s+{EX_REF}\s+(?:to|as)\s+(.+)", text, flags):
         name = m.group(4).strip().strip('"')
@@ -300,7 +295,10 @@ def parse_command(command: str) -> Parsed | None:
         return Parsed("remove_week", {"weekNumber": int(m.group(1))}, f"remove week {m.group(1)}")
     if m := re.fullmatch(rf"(?:show|view|read)\s+week\s+{NUM}", text, flags):
         return Parsed("get_week", {"weekNumber": int(m.group(1))}, f"show week {m.group(1)}")
-    return parse_library_command(command.strip()) or parse_nutrition_command(command.strip())
+    for family in declared():
+        if not family.first and (parsed := family.parse(command)):
+            return parsed
+    return match_phrase(command)
 
 
 def _iso_date(raw: str) -> str:
@@ -319,16 +317,14 @@ def help_text(*, opening: str = "") -> str:
         "I'm the offline coach: no AI model is configured, so I understand these commands "
         "(numbers are week.session.exercise, e.g. 1.2.3 is week 1, session 2, exercise 3):"
     )
-    for label, example in HELP_COMMANDS + LIBRARY_HELP:
+    families = declared()
+    with_program = [line for family in families if not family.heading for line in family.help]
+    for label, example in HELP_COMMANDS + with_program:
         lines.append(f"- {label + ': ' if label else ''}{example}")
-    lines.append("Training (sessions are week.session, e.g. 2.3):")
-    for label, example in TRAINING_HELP:
-        lines.append(f"- {label}: {example}")
-    lines.append("Food (recipes, meal plan, grocery lists):")
-    for label, example in NUTRITION_HELP:
-        lines.append(f"- {label}: {example}")
-    lines.append("Wellness:")
-    lines.extend(f"- {label}: {example}" for label, example in WELLNESS_HELP)
+    for family in families:
+        if family.heading:
+            lines.append(family.heading)
+            lines.extend(f"- {label}: {example}" for label, example in family.help)
     lines.append(
         'Join several with ";" or "and". Every change waits for you to press Apply Changes, '
         "except the wellness logs you state yourself, which are logged at once with Undo."

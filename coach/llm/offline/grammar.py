@@ -9,28 +9,6 @@ from typing import Any
 
 from coach.render import cardio_text
 
-READ_TOOLS = frozenset(
-    {
-        "get_week",
-        "get_last_activity",
-        "get_activity_by_date",
-        "get_activities_range",
-        "get_training_plan",
-        "get_sleep_data",
-        "get_fitness_scores",
-        "compare_activities",
-        "search_workout_library",
-        "navigate_to_page",
-        "recipe_list",
-        "recipe_get",
-        "planner_list_meals",
-        "planner_get_meal",
-        "grocery_list_lists",
-        "grocery_get_list",
-        "get_wellness_logs",
-        "list_reminders",
-    }
-)
 CARDIO_TYPES = ("zone2", "intervals", "sweetspot", "threshold", "vo2max")
 CARDIO_ALIASES = {
     "zone 2": "zone2",

@@ -9,14 +9,34 @@ import time
 from typing import Any
 
 from coach.llm.base import LLMResponse, Turn, Usage
-from coach.registry import FAMILIES, USE_TOOLS
+from coach.registry import FAMILIES, REGISTRY, USE_TOOLS
 from coach.toolcalls import ToolCall
 from coach.wording import athlete_words
 
 from .commands import help_text, parse_command
-from .grammar import READ_TOOLS, CommandError, Parsed, split_commands, with_replies
+from .grammar import CommandError, Parsed, split_commands, with_replies
 from .replies import answer_reply
-from .wellness_commands import AT_ONCE, WELLNESS_TOOLS
+
+
+def read_tools() -> set[str]:
+    """The registry's reads the commands may name (answered at once; ``use_tools`` is the
+    model's, never a command's)."""
+    return {spec.name for spec in REGISTRY.values() if spec.kind == "read"} - {USE_TOOLS}
+
+
+def at_once() -> set[str]:
+    """The writes the registry lets through without the athlete's Apply (stated logs)."""
+    return {
+        spec.name
+        for spec in REGISTRY.values()
+        if spec.kind == "write" and not spec.requires_confirmation
+    }
+
+
+def logging_tools() -> set[str]:
+    """Every tool of a family that has writes applied at once: undoing one removes a log."""
+    families = {REGISTRY[name].category for name in at_once()}
+    return {spec.name for spec in REGISTRY.values() if spec.category in families}
 
 
 def acknowledgment(event: dict[str, Any]) -> str:
@@ -54,7 +74,7 @@ def acknowledgment(event: dict[str, Any]) -> str:
             else ""
         )
         return with_replies(f"Your coach declined that change, so nothing changed.{note}", replies)
-    if kind == "undone" and all(c.get("name") in WELLNESS_TOOLS for c in event.get("calls") or []):
+    if kind == "undone" and all(c.get("name") in logging_tools() for c in event.get("calls") or []):
         return with_replies("Undone — that log is removed.", replies)
     if kind == "undone":
         return with_replies("Undone — your program is back to how it was.", replies)
@@ -102,11 +122,11 @@ class OfflineProvider:
                     break
                 trailing.insert(0, turn)
             asked = turns[-len(trailing) - 1] if len(turns) > len(trailing) else None
-            if asked is not None and all(c.name in READ_TOOLS for c in asked.tool_calls):
+            if asked is not None and all(c.name in read_tools() for c in asked.tool_calls):
                 # The answer of a read tool (``show week 2``): show it as it came, then propose
                 # the changes the same message asked for (``show week 3 and rename ...``).
                 shown = "\n\n".join(t.person_text or t.content for t in trailing)
-                writes = [p for p in self._commands(turns) if p.name not in READ_TOOLS]
+                writes = [p for p in self._commands(turns) if p.name not in read_tools()]
                 if writes:
                     return self._proposal(writes, turns, opening=shown)
                 return self._text(with_replies(shown, ["help"]))
@@ -167,7 +187,7 @@ class OfflineProvider:
                     f"I can't {refused[0].description} here: that tool isn't available.", ["help"]
                 )
             )
-        reads = [p for p in parsed if p.name in READ_TOOLS]
+        reads = [p for p in parsed if p.name in read_tools()]
         if reads and len(reads) < len(parsed):
             # A read mixed with changes: the read runs first; its answer comes back as a tool
             # turn, and the changes are proposed after it (above), so the read is never on a card.
@@ -198,9 +218,9 @@ class OfflineProvider:
             ToolCall(id=f"call_offline_{first + i}", name=p.name, arguments=p.arguments)
             for i, p in enumerate(parsed)
         ]
-        if all(p.name in READ_TOOLS for p in parsed):
+        if all(p.name in read_tools() for p in parsed):
             text = ""
-        elif all(p.name in AT_ONCE for p in parsed):
+        elif all(p.name in at_once() for p in parsed):
             lines = ["Got it, I'll log that:"] + [f"- {p.description}" for p in parsed]
             text = with_replies("\n".join(lines), ["help"])
         else:

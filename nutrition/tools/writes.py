@@ -15,13 +15,21 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from coach.tools.base import (
+    Outcome,
+    ToolContext,
+    ToolSpec,
+    ToolStateError,
+    detail,
+    no_target,
+    quote,
+)
 from nutrition import selectors, services
 from nutrition.access import household_for, may_change
 from nutrition.aggregation import Line, quantity_text
 from nutrition.models import Household
 
-from . import nutrition_args as a
-from .base import Outcome, ToolContext, ToolSpec, ToolStateError, detail, no_target, quote
+from . import args as a
 
 
 def _guarded(run: Callable[..., Outcome]) -> Callable[..., Outcome]:
@@ -308,8 +316,6 @@ def _spec(
         needs_program=False,
     )
 
-
-FAMILY_PURPOSE = "recipes, the meal planner and grocery lists of the athlete's household"
 
 SPECS = [
     _spec(

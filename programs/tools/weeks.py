@@ -4,26 +4,24 @@ from __future__ import annotations
 
 import datetime
 
-from programs import services
-from programs.models import Program, Session, Week
-
-from ..field_words import field_words
-from ..schemas import WEEK_FIELDS, AddWeekArgs, ModifyWeekArgs, RemoveWeekArgs, week_tree_spec
-from .base import (
+from coach.field_words import field_words
+from coach.schemas import WEEK_FIELDS, AddWeekArgs, ModifyWeekArgs, RemoveWeekArgs, week_tree_spec
+from coach.tools.base import (
     Outcome,
     ToolContext,
     ToolSpec,
     ToolStateError,
-    describe_week,
     detail,
     field_changes,
-    get_week,
     insert_position,
     no_target,
     plural,
     quote,
-    week_label,
 )
+from programs import services
+from programs.models import Program, Session, Week
+
+from .lookups import describe_week, get_week, week_label
 
 
 def _week_target(args: ModifyWeekArgs | RemoveWeekArgs) -> str:

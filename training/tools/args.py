@@ -13,7 +13,7 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field, model_validator
 
-from ..schemas import Notes, StrictModel, Text
+from coach.schemas import Notes, StrictModel, Text
 
 MAX_RANGE_DAYS = 366
 MAX_PLAN_DAYS = 62

@@ -16,15 +16,15 @@ from typing import Any
 from django.db.models import Count, Q
 from django.urls import reverse
 
+from coach.render import bounded_json
+from coach.render import quote as render_quote
+from coach.tools.base import Outcome, ToolContext, ToolSpec, ToolStateError, no_target
 from programs.models import Session
 from training import selectors
 from training.services import athlete_today, profile_for
 
-from ..render import bounded_json
-from ..render import quote as render_quote
-from . import training_words as words
-from .base import Outcome, ToolContext, ToolSpec, ToolStateError, no_target
-from .training_args import (
+from . import words
+from .args import (
     MAX_PLAN_DAYS,
     ActivitiesRangeArgs,
     ActivityByDateArgs,
@@ -35,7 +35,6 @@ from .training_args import (
     TrainingPlanArgs,
 )
 
-FAMILY_PURPOSE = "read logged activities, the planned calendar, sleep and fitness scores"
 MAX_RESULT_CHARS = 12_000
 MAX_PLAN_SESSIONS = 60
 FITNESS_YEARS_BACK = 10

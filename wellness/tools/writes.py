@@ -17,11 +17,19 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from coach.tools.base import (
+    Outcome,
+    ToolContext,
+    ToolSpec,
+    ToolStateError,
+    detail,
+    no_target,
+    quote,
+)
 from wellness import services
 from wellness.services import WellnessError
 
-from .base import Outcome, ToolContext, ToolSpec, ToolStateError, detail, no_target, quote
-from .wellness_args import (
+from .args import (
     CreateCareLogArgs,
     CreateReminderArgs,
     LogMedicationArgs,
@@ -29,7 +37,6 @@ from .wellness_args import (
     LogReadinessArgs,
     clock,
 )
-from .wellness_reads import READ_SPECS
 
 DAY_NAMES = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 
@@ -196,10 +203,6 @@ def medication_words(arguments: dict[str, Any]) -> Callable[[str], bool]:
 NO_INFERENCE = "Only log what the athlete states in their own words; never infer it from symptoms."
 NO_DIAGNOSIS = "Never diagnose or interpret symptoms."
 
-FAMILY_PURPOSE = (
-    "log medication or supplements, mood and readiness the athlete states; reminders; care "
-    "records (visits, injuries, physio); read them back"
-)
 
 SPECS = [
     ToolSpec(
@@ -294,5 +297,4 @@ SPECS = [
         execute=create_care_log,
         target=no_target,
     ),
-    *READ_SPECS,
 ]

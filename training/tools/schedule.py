@@ -3,7 +3,7 @@ skip_workout and log_sets. Writes like any other: previewed, then applied on the
 
 Every change goes through ``programs.services`` or ``programs.workout_log`` (so
 ``Program.version`` bumps and the history records it; a session removed by ``replace`` comes back
-with undo). ``reschedule_workout`` lives in ``coach.tools.reschedule``. The card shows every move as date
+with undo). ``reschedule_workout`` lives in ``training.tools.reschedule``. The card shows every move as date
 before → after.
 """
 
@@ -11,13 +11,21 @@ from __future__ import annotations
 
 import datetime
 
+from coach.schemas import DAYS
+from coach.tools.base import (
+    Outcome,
+    ToolContext,
+    ToolSpec,
+    ToolStateError,
+    detail,
+    no_target,
+    quote,
+)
 from programs import services, workout_log
 from programs.models import Session, Week
 from training.services import athlete_today, profile_for, workout_complete
 
-from ..schemas import DAYS
-from . import plan_adjust
-from .base import Outcome, ToolContext, ToolSpec, ToolStateError, detail, no_target, quote
+from .args import CompleteArgs, CustomWorkoutArgs, LogSetsArgs, RescheduleArgs, SkipArgs
 from .reschedule import (
     program_dates,
     reschedule_workout,
@@ -26,9 +34,7 @@ from .reschedule import (
     where,
     workout_target,
 )
-from .training_args import CompleteArgs, CustomWorkoutArgs, LogSetsArgs, RescheduleArgs, SkipArgs
 
-FAMILY_PURPOSE = "move, skip, complete or log the program's sessions; add a custom workout"
 ENDURANCE = {"RUNNING": "Running", "CYCLING": "Cycling", "SWIMMING": "Swimming"}
 CARDIO_OF_INTENSITY = {
     "easy": "zone2",
@@ -261,5 +267,4 @@ SPECS = [
         log_sets,
         display="Log sets",
     ),
-    *plan_adjust.SPECS,  # realign_plan, lighten_plan (seed 003's realignment)
 ]

@@ -7,13 +7,13 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
+from coach.render import plain, quote
+from coach.tools.base import Outcome, ToolContext, ToolSpec, no_target
 from nutrition import selectors
 from nutrition.access import household_for
 
-from ..render import plain, quote
-from . import nutrition_args as a
-from .base import Outcome, ToolContext, ToolSpec, no_target
-from .nutrition import _guarded, line_text
+from . import args as a
+from .writes import _guarded, line_text
 
 MAX_LISTED = 50
 

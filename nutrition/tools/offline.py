@@ -23,9 +23,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from coach.llm.offline.families import Commands
+from coach.llm.offline.grammar import CommandError, Parsed
 from nutrition.models import UNITS
-
-from .grammar import CommandError, Parsed
 
 FLAGS = re.IGNORECASE
 DATE = r"(\d{4}-\d{2}-\d{2})"
@@ -147,3 +147,12 @@ def _new_recipe(text: str) -> Parsed:
     return Parsed(
         "recipe_create", {"title": title, "ingredients": lines}, f'create the recipe "{title}"'
     )
+
+
+def _parse(command: str) -> Parsed | None:
+    return parse_nutrition_command(command.strip())
+
+
+COMMANDS = Commands(
+    parse=_parse, help=NUTRITION_HELP, heading="Food (recipes, meal plan, grocery lists):"
+)

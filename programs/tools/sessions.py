@@ -4,12 +4,9 @@ from __future__ import annotations
 
 import datetime
 
-from programs import services
-from programs.models import CardioBlock, Exercise, Session
-
-from ..field_words import field_words
-from ..render import plain
-from ..schemas import (
+from coach.field_words import field_words
+from coach.render import plain
+from coach.schemas import (
     DAYS,
     SESSION_FIELDS,
     AddSessionArgs,
@@ -19,24 +16,22 @@ from ..schemas import (
     cardio_model_fields,
     session_tree_spec,
 )
-from .base import (
+from coach.tools.base import (
     Outcome,
     ToolContext,
     ToolSpec,
     ToolStateError,
-    cardio_dict,
-    describe_session,
     detail,
     field_changes,
-    get_cardio,
-    get_session,
-    get_week,
     insert_position,
     jsonable,
     no_target,
     quote,
-    session_label,
 )
+from programs import services
+from programs.models import CardioBlock, Exercise, Session
+
+from .lookups import cardio_dict, describe_session, get_cardio, get_session, get_week, session_label
 
 
 def _session_target(args: ModifySessionArgs | RemoveSessionArgs) -> str:

@@ -15,13 +15,12 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, PlainValidator, WithJsonSchema, model_validator
 from pydantic_core import PydanticCustomError
 
+from coach.schemas import Name, RestSeconds, StrictModel, Text
 from library.access import parse_workout_id
 from library.models import Intensity, Sport
 from library.recurrence import MAX_OCCURRENCES, expand_dates
 from library.schemas import MAX_EXERCISES
 from library.search import MAX_LIMIT, MAX_QUERY_CHARS
-
-from ..schemas import Name, RestSeconds, StrictModel, Text
 
 PAGES = ("home", "library", "calendar", "workout", "fitness", "settings")
 CARDIO_TYPES = ("zone2", "intervals", "sweetspot", "threshold", "vo2max")

@@ -18,7 +18,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .grammar import DEFAULT_LOAD, CommandError, Parsed, make_cardio
+from coach.llm.offline.families import Commands
+from coach.llm.offline.grammar import DEFAULT_LOAD, CommandError, Parsed, make_cardio
 
 FLAGS = re.IGNORECASE
 DATE = r"(\d{4}-\d{2}-\d{2})"
@@ -175,3 +176,10 @@ def _navigate(word: str, number: str | None, *, insist: bool) -> Parsed | None:
     elif number is not None:
         raise CommandError(f'Only a workout takes a number, e.g. "open workout {number}".')
     return Parsed("navigate_to_page", arguments, f"open the {page} page")
+
+
+def _parse(command: str) -> Parsed | None:
+    return parse_library_command(command.strip())
+
+
+COMMANDS = Commands(parse=_parse, help=LIBRARY_HELP)  # listed with the program's commands

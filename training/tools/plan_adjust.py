@@ -11,15 +11,15 @@ from __future__ import annotations
 
 from pydantic import Field, ValidationError
 
+from coach.plan_adjust import MAX_DAYS, MIN_DAYS, PlanAdjustError, lighter_calls, realign_calls
+from coach.schemas import ModifyExerciseArgs, ModifySessionArgs, StrictModel
+from coach.tools.base import Outcome, ToolContext, ToolSpec, ToolStateError, no_target
+from programs.tools.exercises import modify_exercise
+from programs.tools.sessions import modify_session
 from training.services import athlete_today, profile_for
 
-from ..plan_adjust import MAX_DAYS, MIN_DAYS, PlanAdjustError, lighter_calls, realign_calls
-from ..schemas import ModifyExerciseArgs, ModifySessionArgs, StrictModel
-from .base import Outcome, ToolContext, ToolSpec, ToolStateError, no_target
-from .exercises import modify_exercise
+from .args import RescheduleArgs
 from .reschedule import reschedule_workout
-from .sessions import modify_session
-from .training_args import RescheduleArgs
 
 STEPS = {
     "reschedule_workout": (RescheduleArgs, reschedule_workout),

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 
+from coach.llm.offline.families import Commands
+from coach.llm.offline.grammar import CommandError, Parsed, normalise_refs
 from coach.plan_adjust import MAX_DAYS, MIN_DAYS
-
-from .grammar import CommandError, Parsed
 
 SPORTS = {
     "run": "RUNNING",
@@ -217,3 +217,12 @@ def _write(text: str) -> Parsed | None:
             f"log {len(numbers)} set(s) of exercise {week}.{session}.{exercise}",
         )
     return None
+
+
+def _parse(command: str) -> Parsed | None:
+    return parse_training_command(normalise_refs(command.strip()))
+
+
+COMMANDS = Commands(
+    parse=_parse, help=HELP, heading="Training (sessions are week.session, e.g. 2.3):", first=True
+)

@@ -15,12 +15,13 @@ import datetime
 
 from django.db.models import Count
 
+from coach.schemas import DAYS
+from coach.tools.base import Outcome, ToolContext, ToolStateError, detail, quote
 from programs import services
 from programs.models import Session, Week
+from programs.tools.lookups import get_session
 
-from ..schemas import DAYS
-from .base import Outcome, ToolContext, ToolStateError, detail, get_session, quote
-from .training_args import RescheduleArgs, ref_numbers
+from .args import RescheduleArgs, ref_numbers
 
 
 def session_of(ctx: ToolContext, ref: str) -> Session:

@@ -20,11 +20,9 @@ from __future__ import annotations
 
 import re
 
-from .grammar import Parsed
+from coach.llm.offline.families import Commands
+from coach.llm.offline.grammar import Parsed
 
-WELLNESS_READS = frozenset({"get_wellness_logs", "list_reminders"})
-AT_ONCE = frozenset({"log_medication", "log_mood", "log_readiness"})
-WELLNESS_TOOLS = AT_ONCE | WELLNESS_READS | {"create_reminder", "create_care_log"}
 SUPPLEMENTS = (
     "creatine",
     "protein",
@@ -171,3 +169,6 @@ def _other(text: str) -> Parsed | None:
     if re.fullmatch(r"(?:show\s+|list\s+)?(?:my\s+)?reminders\??", text, F):
         return Parsed("list_reminders", {}, "list your reminders")
     return None
+
+
+COMMANDS = Commands(parse=parse_wellness_command, help=HELP, heading="Wellness:", first=True)

@@ -14,7 +14,7 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field
 
-from ..schemas import StrictModel, Text
+from coach.schemas import StrictModel, Text
 
 Confidence = Annotated[
     float | None, Field(default=None, ge=0, le=1, description="How sure you are, 0 to 1")

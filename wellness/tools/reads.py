@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import datetime
 
+from coach.render import plain
+from coach.tools.base import Outcome, ToolContext, ToolSpec, no_target, quote
 from wellness import selectors, services
 
-from ..render import plain
-from .base import Outcome, ToolContext, ToolSpec, no_target, quote
-from .wellness_args import GetWellnessLogsArgs, ListRemindersArgs
+from .args import GetWellnessLogsArgs, ListRemindersArgs
 
 MAX_ROWS = 60
 DAY_NAMES = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
@@ -86,7 +86,7 @@ def list_reminders(*, ctx: ToolContext, args: ListRemindersArgs) -> Outcome:
     return Outcome(summary="\n".join(lines), spoken="\n".join(spoken))
 
 
-READ_SPECS = [
+SPECS = [
     ToolSpec(
         name="get_wellness_logs",
         description="The athlete's wellness logs (medication, mood, readiness, care) of the last days.",

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from programs import services
-from programs.models import Exercise
-
-from ..field_words import field_words
-from ..schemas import (
+from coach.field_words import field_words
+from coach.schemas import (
     EXERCISE_FIELDS,
     AddExerciseArgs,
     ModifyExerciseArgs,
@@ -14,22 +11,22 @@ from ..schemas import (
     ReorderExercisesArgs,
     exercise_model_fields,
 )
-from .base import (
+from coach.tools.base import (
     Outcome,
     ToolContext,
     ToolSpec,
     ToolStateError,
-    describe_exercise,
     detail,
-    exercise_label,
     field_changes,
-    get_exercise,
-    get_session,
     insert_position,
     no_target,
     plural,
     quote,
 )
+from programs import services
+from programs.models import Exercise
+
+from .lookups import describe_exercise, exercise_label, get_exercise, get_session
 
 
 def _exercise_target(args: ModifyExerciseArgs | RemoveExerciseArgs | ReorderExercisesArgs) -> str:

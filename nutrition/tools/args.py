@@ -16,10 +16,9 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, PlainValidator, WithJsonSchema, model_validator
 from pydantic_core import PydanticCustomError
 
+from coach.schemas import Name, StrictModel, Text
 from nutrition.models import UNITS, MealType
 from nutrition.services import NutritionError, check_quantity
-
-from ..schemas import Name, StrictModel, Text
 
 MAX_LINES = 100
 MAX_RANGE_DAYS = 62

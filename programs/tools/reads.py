@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from django.utils import timezone
 
-from ..render import plain, week_lines
-from ..schemas import StrictModel, WeekNumber
-from .base import Outcome, ToolContext, ToolSpec, get_week, no_target
+from coach.render import plain, week_lines
+from coach.schemas import StrictModel, WeekNumber
+from coach.tools.base import Outcome, ToolContext, ToolSpec, no_target
+
+from .lookups import get_week
 
 
 class GetWeekArgs(StrictModel):

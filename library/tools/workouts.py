@@ -25,23 +25,28 @@ from typing import Any
 from django.urls import reverse
 from pydantic import ValidationError
 
+from coach.tools.base import (
+    Outcome,
+    ToolContext,
+    ToolSpec,
+    ToolStateError,
+    detail,
+    no_target,
+    quote,
+)
 from library import services as library_services
 from library.access import WorkoutNotFound, get_workout_for
 from library.models import LibraryWorkout
 from library.scheduling import plan_workout_sessions, schedule_workout_sessions
 from library.search import MAX_LIMIT, plain_title, render_search_results, search_workouts
 
-from .base import Outcome, ToolContext, ToolSpec, ToolStateError, detail, no_target, quote
-from .library_args import (
+from .args import (
     AddWorkoutToCalendarArgs,
     NavigateToPageArgs,
     SaveWorkoutToLibraryArgs,
     SearchWorkoutLibraryArgs,
 )
 
-FAMILY_PURPOSE = (
-    "search the workout library, put a workout on the calendar or save one, open a page"
-)
 PAGE_URLS = {
     "home": "chat:home",
     "library": "library:index",

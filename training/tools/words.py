@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from coach.render import plain
 from programs.models import Session
 from training.units import LABELS
-
-from ..render import plain
 
 # How a number reads after its label: "5.64 km", "136 bpm"; labels come from ``training.units``
 # (the activity page's), without the unit in brackets.

@@ -1,0 +1,9 @@
+"""The library family (search the workout library, schedule or save a workout, open a page),
+declared for ``coach.registry``: ``TOOLS`` in the order the model sees them, ``PURPOSES``."""
+
+from . import workouts
+
+TOOLS = tuple(workouts.SPECS)
+PURPOSES = {
+    "library": "search the workout library, put a workout on the calendar or save one, open a page",
+}

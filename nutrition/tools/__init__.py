@@ -1,0 +1,7 @@
+"""The nutrition family (recipes, the meal planner, grocery lists), declared for
+``coach.registry``: ``TOOLS`` in the order the model sees them, ``PURPOSES``."""
+
+from . import reads, writes
+
+TOOLS = (*writes.SPECS, *reads.SPECS)
+PURPOSES = {"nutrition": "recipes, the meal planner and grocery lists of the athlete's household"}

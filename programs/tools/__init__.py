@@ -1,0 +1,8 @@
+"""The program family's tools (edit weeks, sessions and exercises; read a week), declared for
+``coach.registry``, which finds this module in INSTALLED_APPS: ``TOOLS`` in the order the model
+sees them, ``PURPOSES`` the one-line description of each family not sent with every call."""
+
+from . import exercises, reads, sessions, weeks
+
+TOOLS = (*exercises.SPECS, *sessions.SPECS, *weeks.SPECS, *reads.SPECS)
+PURPOSES: dict[str, str] = {}  # the program family is sent with every call

@@ -1,0 +1,11 @@
+"""The schedule family (move, skip, complete or log sessions; realign or lighten the plan) and the
+training family (reads of activities, plan, sleep and fitness), declared for ``coach.registry``:
+``TOOLS`` in the order the model sees them, ``PURPOSES`` one line per family."""
+
+from . import plan_adjust, reads, schedule
+
+TOOLS = (*schedule.SPECS, *plan_adjust.SPECS, *reads.SPECS)
+PURPOSES = {
+    "schedule": "move, skip, complete or log the program's sessions; add a custom workout",
+    "training": "read logged activities, the planned calendar, sleep and fitness scores",
+}

@@ -1,0 +1,12 @@
+"""The wellness family (medication, mood and readiness logs, reminders, care records), declared
+for ``coach.registry``: ``TOOLS`` in the order the model sees them, ``PURPOSES``."""
+
+from . import reads, writes
+
+TOOLS = (*writes.SPECS, *reads.SPECS)
+PURPOSES = {
+    "wellness": (
+        "log medication or supplements, mood and readiness the athlete states; reminders; care "
+        "records (visits, injuries, physio); read them back"
+    ),
+}
