@@ -121,8 +121,3 @@ def transition(
         if by is not None and getattr(by, "pk", None):
             record.decided_by = by
         record.save()
-
-
-def attach(*, batch: PendingToolBatch, call_ids: Iterable[str], message: Message) -> None:
-    """The proposals of ``message`` joined ``batch``."""
-    ToolCallRecord.objects.filter(message=message, call_id__in=list(call_ids)).update(batch=batch)

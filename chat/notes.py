@@ -15,6 +15,7 @@ from typing import Any
 
 from coach.registry import get_tool
 from coach.render import bounded_json, quote
+from coach.vocabulary import plural
 from coach.wording import athlete_words
 
 from .models import BatchDecision
@@ -62,10 +63,6 @@ def coach_note(text: str) -> str:
         f"{quote(text, limit=COACH_MESSAGE_CHARS)}\n"
         f"</{EVENT_TAG}>"
     )
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def _label(name: str) -> str:
@@ -223,7 +220,7 @@ def athlete_line(decision: BatchDecision) -> str:
     kind = decision.kind
     if kind == BatchDecision.Kind.APPLIED:
         edited = " (with your edits)" if decision.edits else ""
-        return f"You applied {_plural(count, 'change')}{edited}."
+        return f"You applied {plural(count, 'change')}{edited}."
     if kind == BatchDecision.Kind.FAILED:
         return f"Applying the changes failed: {decision.note}".strip()
     if kind == BatchDecision.Kind.CANCELLED:
@@ -236,7 +233,7 @@ def athlete_line(decision: BatchDecision) -> str:
         return "Sent to your coach for approval; nothing changes until they approve."
     if kind == BatchDecision.Kind.APPROVED:
         note = f" Their note: {decision.note}" if decision.note else ""
-        return f"Your coach approved the changes; {_plural(count, 'change')} applied.{note}"
+        return f"Your coach approved the changes; {plural(count, 'change')} applied.{note}"
     if kind == BatchDecision.Kind.DECLINED:
         note = f" Their note: {decision.note}" if decision.note else ""
         return f"Your coach declined the changes; nothing was changed.{note}"
@@ -247,8 +244,8 @@ def athlete_line(decision: BatchDecision) -> str:
     if kind == BatchDecision.Kind.UNDONE:
         who = "Your coach undid" if _by_coach(decision) else "You undid"
         if _is_wellness(decision):
-            return f"{who} {_plural(count, 'log')}; it is removed."
-        return f"{who} {_plural(count, 'change')}; the program is back to how it was."
+            return f"{who} {plural(count, 'log')}; it is removed."
+        return f"{who} {plural(count, 'change')}; the program is back to how it was."
     return decision.get_kind_display()
 
 
@@ -270,4 +267,4 @@ def describe_failure(calls: list[dict[str, Any]], results: list[dict[str, Any]])
 def batch_summary(batch: Any) -> str:
     """The program revision's summary for an applied batch: "2 changes from the chat: ..." """
     labels = list(dict.fromkeys(_label(c.get("name", "")) for c in batch.calls))
-    return f"{_plural(len(batch.calls), 'change')} from the chat: {', '.join(labels)}"[:500]
+    return f"{plural(len(batch.calls), 'change')} from the chat: {', '.join(labels)}"[:500]

@@ -42,6 +42,7 @@ from coach.llm.base import Turn
 from coach.registry import USE_TOOLS, catalog_lines, policy_lines
 from coach.render import bounded_json, cached_program_summary, quote
 from coach.toolcalls import ToolCall
+from coach.vocabulary import day_name
 from programs.models import Program
 
 from .models import Conversation, Message, PendingToolBatch
@@ -163,7 +164,7 @@ def build_system_prompt(
         summary = cached_program_summary(program=program, today=today, detail=detail)
     return SYSTEM_PROMPT.format(
         athlete=quote(name, limit=60),
-        weekday=today.strftime("%A"),
+        weekday=day_name(today),
         today=today.isoformat(),
         program=summary,
         pending=pending_summary(batch),

@@ -11,7 +11,7 @@ import re
 from collections import Counter
 from typing import Any
 
-from .tools.base import plural
+from .vocabulary import plural
 
 _TARGET = re.compile(r"^w(\d+)(?:-s(\d+))?(?:-e(\d+))?$")
 

@@ -34,6 +34,8 @@ from pydantic import (
 from pydantic.json_schema import SkipJsonSchema
 from pydantic_core import PydanticCustomError
 
+from .vocabulary import DAY_NAMES
+
 MAX_WEEKS = 520
 MAX_SESSIONS = 50
 MAX_EXERCISES = 100
@@ -112,7 +114,7 @@ GroupLabel = Annotated[
 Skipped = Annotated[bool, Field(strict=True, description="Skipped this time, not removed")]
 IsoDate = datetime.date  # JSON Schema: a string with "format": "date"
 
-DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+DAYS = DAY_NAMES  # still imported by coach/tools/sessions.py, reschedule.py and schedule.py
 
 
 def _day_name(value: Any) -> Any:
@@ -122,7 +124,7 @@ def _day_name(value: Any) -> Any:
 
 
 DayOfWeek = Annotated[
-    Literal["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"],
+    Literal[DAY_NAMES],  # type: ignore[valid-type]
     BeforeValidator(_day_name),
 ]
 WarmupList = Annotated[

@@ -9,6 +9,7 @@ from typing import Any, get_args, get_origin
 from pydantic import BaseModel, ValidationError
 
 from .tools.base import ToolError
+from .vocabulary import plural
 
 
 def _dotted(loc: tuple[Any, ...]) -> str:
@@ -76,9 +77,9 @@ def _message(error: dict[str, Any], model: type[BaseModel]) -> tuple[str, str | 
     if kind == "string_too_long":
         return f"{name} must be at most {ctx.get('max_length')} characters.", path
     if kind == "too_short":
-        return f"{name} must contain at least {plural_items(ctx.get('min_length'))}.", path
+        return f"{name} must contain at least {plural(ctx.get('min_length'), 'item')}.", path
     if kind == "too_long":
-        return f"{name} must contain at most {plural_items(ctx.get('max_length'))}.", path
+        return f"{name} must contain at most {plural(ctx.get('max_length'), 'item')}.", path
     if kind.startswith("int_"):
         return f"{name} must be a whole number (got {_got(value)}).", path
     if kind.startswith("bool_"):
@@ -103,10 +104,6 @@ def _message(error: dict[str, Any], model: type[BaseModel]) -> tuple[str, str | 
         prefix = f"{path.rsplit('.', 1)[0]}." if path and "." in path else ""
         return f"{prefix}{message}.", path
     return f"{name}: {error['msg']}.", path
-
-
-def plural_items(count: Any) -> str:
-    return "1 item" if count == 1 else f"{count} items"
 
 
 def validation_errors(exc: ValidationError, model: type[BaseModel]) -> list[ToolError]:

@@ -16,6 +16,7 @@ from django.contrib.postgres.search import SearchVectorField
 from django.db import models
 from django.db.models import Q
 
+from coach.vocabulary import SPORTS, text_choices
 from programs.models import CardioType
 
 __all__ = [
@@ -29,14 +30,12 @@ __all__ = [
 ]
 
 
-class Sport(models.TextChoices):
-    STRENGTH = "strength", "Strength"
-    RUNNING = "running", "Running"
-    CYCLING = "cycling", "Cycling"
-    ROWING = "rowing", "Rowing"
-    SWIMMING = "swimming", "Swimming"
-    CONDITIONING = "conditioning", "Conditioning"
-    MOBILITY = "mobility", "Mobility"
+# STRENGTH = "strength" ("Strength"), RUNNING, CYCLING, ROWING, SWIMMING, CONDITIONING, MOBILITY.
+Sport = text_choices(
+    "Sport",
+    ("strength", "running", "cycling", "rowing", "swimming", "conditioning", "mobility"),
+    SPORTS,
+)
 
 
 class Intensity(models.TextChoices):

@@ -22,6 +22,7 @@ from typing import Any
 
 from django.db import transaction
 
+from coach.vocabulary import day_name
 from programs import services as program_services
 from programs.models import Program, Session, Week
 
@@ -29,7 +30,6 @@ from .models import LibraryWorkout
 from .recurrence import MAX_OCCURRENCES, as_date
 from .schemas import WorkoutTemplate, validate_template
 
-DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 MAX_NOTES_CHARS = 2000
 
 
@@ -49,7 +49,7 @@ class PlannedSession:
     def describe(self) -> str:
         text = (
             f"Week {self.week_position}, session {self.position} on "
-            f"{DAY_NAMES[self.date.weekday()]} {self.date.isoformat()}: {json.dumps(self.name)}"
+            f"{day_name(self.date)} {self.date.isoformat()}: {json.dumps(self.name)}"
         )
         if self.same_day:
             text += f" (same day as {', '.join(json.dumps(n) for n in self.same_day)})"
@@ -71,7 +71,7 @@ class SchedulePlan:
         return [
             {
                 "date": planned.date.isoformat(),
-                "day": DAY_NAMES[planned.date.weekday()],
+                "day": day_name(planned.date),
                 "week": planned.week_position,
                 "session": planned.position,
                 "name": planned.name,
@@ -104,7 +104,7 @@ def session_spec(
         "fields": {
             "name": workout.title,
             "scheduled_date": date,
-            "day_of_week": DAY_NAMES[date.weekday()],
+            "day_of_week": day_name(date),
             "warmup": list(template.warmup),
             "notes": session_notes(workout, time),
         },

@@ -62,10 +62,6 @@ def readable_households(user: Any) -> QuerySet[Household]:
     ).distinct()
 
 
-def may_read(user: Any, household: Household) -> bool:
-    return readable_households(user).filter(pk=household.pk).exists()
-
-
 def scope(user: Any, *, lookup: str = "household") -> Q:
     """A filter on ``{lookup}`` for the rows of the households ``user`` may read."""
     return Q(**{f"{lookup}__in": readable_households(user).values("pk")})

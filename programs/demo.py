@@ -24,6 +24,8 @@ from django.db import transaction
 from django.db.models import Count
 from django.utils import timezone
 
+from coach.vocabulary import day_name
+
 from . import services
 from .access import COACHES_GROUP, STAFF_GROUP
 from .admin.groups import ensure_coach_group, ensure_staff_group
@@ -34,7 +36,6 @@ from .workout_log import session_complete
 
 DEMO_PROGRAM_NAME = "8-Week Strength Block"
 DEMO_MISSED = 3  # the last workouts before today left undone: Realign is offered from 3
-DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
 
 @dataclass(frozen=True)
@@ -141,7 +142,7 @@ def _build_weeks(*, program: Program, start_date: datetime.date) -> None:
                 position=position,
                 name=day.name,
                 scheduled_date=date,
-                day_of_week=DAY_NAMES[date.weekday()],
+                day_of_week=day_name(date),
                 warmup=list(day.warmup),
                 notes=day.notes,
             )

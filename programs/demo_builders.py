@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import datetime
 
+from coach.vocabulary import DAY_NAMES
+
 from .models import Exercise, Program, Session, Week
 
 EXERCISE_NAMES = [
@@ -17,7 +19,6 @@ EXERCISE_NAMES = [
     "Lunge",
     "Plank",
 ]
-DAY_NAMES = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 
 
 def build_program_bulk(

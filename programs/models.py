@@ -11,6 +11,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from coach.vocabulary import CARDIO_TYPES, text_choices
+
 
 class Program(models.Model):
     athlete = models.ForeignKey(
@@ -121,12 +123,8 @@ class Session(models.Model):
         return self.week.program
 
 
-class CardioType(models.TextChoices):
-    ZONE2 = "zone2", "Zone 2"
-    INTERVALS = "intervals", "Intervals"
-    SWEETSPOT = "sweetspot", "Sweet spot"
-    THRESHOLD = "threshold", "Threshold"
-    VO2MAX = "vo2max", "VO2 max"
+# ZONE2 = "zone2" ("Zone 2"), INTERVALS, SWEETSPOT, THRESHOLD, VO2MAX (``coach.vocabulary``).
+CardioType = text_choices("CardioType", CARDIO_TYPES, CARDIO_TYPES)
 
 
 class CardioBlock(models.Model):

@@ -91,10 +91,6 @@ def _reorder(
     _bump(parent)
 
 
-def next_position(siblings: models.QuerySet) -> int:
-    return siblings.count() + 1
-
-
 # --- version ------------------------------------------------------------------------------------
 
 

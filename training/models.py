@@ -17,13 +17,13 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 
+from coach.vocabulary import DISTANCE_UNITS, SPORTS, WEIGHT_UNITS, text_choices
 
-class Sport(models.TextChoices):
-    RUNNING = "RUNNING", "Running"
-    CYCLING = "CYCLING", "Cycling"
-    SWIMMING = "SWIMMING", "Swimming"
-    STRENGTH = "STRENGTH", "Strength"
-    OTHER = "OTHER", "Other"
+# RUNNING = "RUNNING" ("Running"), CYCLING, SWIMMING, STRENGTH, OTHER: stored upper-case, as the
+# importers and the CSV columns write them (the library stores its sports lower-case).
+Sport = text_choices(
+    "Sport", ("running", "cycling", "swimming", "strength", "other"), SPORTS, stored_upper=True
+)
 
 
 class LoadMethod(models.TextChoices):
@@ -170,14 +170,8 @@ class SleepRecord(models.Model):
         return self.athlete_id
 
 
-class WeightUnit(models.TextChoices):
-    KG = "kg", "kg"
-    LB = "lb", "lb"
-
-
-class DistanceUnit(models.TextChoices):
-    KM = "km", "km"
-    MI = "mi", "mi"
+WeightUnit = text_choices("WeightUnit", WEIGHT_UNITS)  # KG = "kg", LB = "lb"
+DistanceUnit = text_choices("DistanceUnit", DISTANCE_UNITS)  # KM = "km", MI = "mi"
 
 
 def _valid_time_zone(value: str) -> None:

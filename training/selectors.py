@@ -11,6 +11,7 @@ import datetime
 
 from django.db.models import Min, Sum
 
+from coach.vocabulary import METRES_PER_UNIT
 from programs import workout_log
 
 from . import fitness
@@ -60,7 +61,7 @@ def activities_between(
     )
     count = rows.count()
     shown = [activity_summary(a, profile) for a in rows.order_by("-start", "-pk")[:limit]]
-    per_km = 1000 if profile.distance_unit == "km" else 1609.344
+    per_unit = METRES_PER_UNIT[profile.distance_unit]
     return {
         "start": start.isoformat(),
         "end": end.isoformat(),
@@ -68,7 +69,7 @@ def activities_between(
         "shown": len(shown),
         "more": max(0, count - len(shown)),
         "total_hours": round((totals["seconds"] or 0) / 3600, 1),
-        f"total_distance_{profile.distance_unit}": round((totals["metres"] or 0) / per_km, 1),
+        f"total_distance_{profile.distance_unit}": round((totals["metres"] or 0) / per_unit, 1),
         "total_load": round(totals["load"] or 0, 1),
         "activities": shown,
     }

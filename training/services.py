@@ -28,16 +28,6 @@ def profile_for(*, athlete) -> AthleteProfile:
     return profile
 
 
-def profile_update(*, athlete, fields: dict) -> AthleteProfile:
-    """Validate (``full_clean``: a ``ValidationError`` names the bounds) then save."""
-    profile = profile_for(athlete=athlete)
-    for name, value in fields.items():
-        setattr(profile, name, value)
-    profile.full_clean()
-    profile.save()
-    return profile
-
-
 def athlete_today(*, profile: AthleteProfile) -> datetime.date:
     return timezone.now().astimezone(profile.tz).date()
 

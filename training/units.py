@@ -3,10 +3,9 @@ mph, elevation in m or ft, durations as h:mm:ss."""
 
 from __future__ import annotations
 
-from .models import Activity, AthleteProfile
+from coach.vocabulary import FEET_PER_METRE, METRES_PER_UNIT
 
-METRES_PER_UNIT = {"km": 1000.0, "mi": 1609.344}
-FEET_PER_METRE = 3.28084
+from .models import Activity, AthleteProfile
 
 
 def clock(seconds: float | None) -> str:

@@ -25,9 +25,10 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from coach.vocabulary import DAY_NAMES
 from library.demo import seed_library_demo
 from programs import services
-from programs.demo import DAY_NAMES, build_demo_program, monday_of
+from programs.demo import build_demo_program, monday_of
 from programs.history import program_change
 from programs.models import Program, RevisionVia
 from training.demo import seed_training_demo

@@ -21,12 +21,13 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from coach.vocabulary import DAY_NAMES
 from library.access import visible_workouts
 from programs.models import Program, Session
 
 PLACEHOLDER = re.compile(r"\{(date|ref|session|workout):([^{}]+)\}")
 DATE_EXPR = re.compile(r"\s*([a-z]+)\s*(?:([+-])\s*(\d+))?\s*", re.IGNORECASE)
-WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+WEEKDAYS = tuple(name.lower() for name in DAY_NAMES)
 
 
 class TemplateError(ValueError):

@@ -20,7 +20,6 @@ from .. import audit, notes, recovery
 from ..access import is_read_only, may_act_as_athlete
 from ..models import BatchDecision, Conversation, Message, PendingToolBatch
 
-AGENT_TASK = recovery.AGENT_TASK
 Status = PendingToolBatch.BatchStatus
 Kind = BatchDecision.Kind
 Record = audit.ToolCallRecord.Status

@@ -238,11 +238,6 @@ def accumulate_anthropic_stream(events: Iterable[SSEEvent]) -> LLMResponse:
     )
 
 
-def parse_ollama_chat(data: dict[str, Any]) -> LLMResponse:
-    """One native Ollama ``/api/chat`` body (arguments are objects; ids may be missing)."""
-    return accumulate_ollama_ndjson([data])
-
-
 def accumulate_ollama_ndjson(chunks: Iterable[dict[str, Any] | str | bytes]) -> LLMResponse:
     text: list[str] = []
     calls: list[ToolCall] = []

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from coach.vocabulary import plural
+
 from ..models import CardioType
 from .snapshot import MODELS, PARENTS, Snapshot
 
@@ -60,10 +62,6 @@ def _field_label(key: str, name: str) -> str:
     return name
 
 
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
-
-
 def _title(key: str, row: dict[str, Any]) -> str:
     if key == "week":
         return row.get("phase", "")
@@ -91,7 +89,7 @@ def _structural(change: dict[str, Any], children: dict[tuple[str, int, str], int
         child_key, noun = counts[key]
         count = children.get((child_key, change["pk"], op), 0)
         if count or key != "exercise":
-            suffix = f" ({_plural(count, noun)})"
+            suffix = f" ({plural(count, noun)})"
     if key == "cardioblock":
         return f"{verb} cardio {'to' if op == 'create' else 'from'} {label.rsplit(', ', 1)[0]}: {_title(key, row)}"
     if key == "setresult":

@@ -2,7 +2,7 @@
 with the offline coach. Celery is eager in the test settings, so the coach's reply is produced
 inside the request that queues it; the page still fetches it by polling, as in production.
 
-The scripted model is the OpenAI-compatible fake server (``tests/fakes/llm_server.py``); its
+The scripted model is the OpenAI-compatible fake server (``coach.llm.fake_server``); its
 recorded requests show what the model was told after a click.
 """
 

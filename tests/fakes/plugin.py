@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.fakes.llm_server import FakeLLMServer
+from coach.llm.fake_server import FakeLLMServer
 
 
 @pytest.fixture

@@ -20,7 +20,6 @@ from coach.llm.sse import (
     accumulate_ollama_ndjson,
     accumulate_openai_stream,
     iter_sse,
-    parse_ollama_chat,
 )
 from tests.llm.provider_support import PAYLOADS
 
@@ -283,7 +282,7 @@ def parse(parser: str, path: Path) -> LLMResponse:
     if parser == "anthropic_stream":
         return accumulate_anthropic_stream(iter_sse(raw))
     if parser == "ollama":
-        return parse_ollama_chat(json.loads(raw))
+        return accumulate_ollama_ndjson([json.loads(raw)])  # one non-streamed body
     if parser == "ollama_ndjson":
         return accumulate_ollama_ndjson(raw.decode().splitlines())
     raise AssertionError(f"unknown parser {parser}")

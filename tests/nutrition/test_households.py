@@ -6,7 +6,7 @@ import pytest
 
 from journal import services as journal
 from nutrition import households, services
-from nutrition.access import household_for, may_read
+from nutrition.access import household_for, readable_households
 from nutrition.models import (
     GroceryList,
     Household,
@@ -192,9 +192,9 @@ def test_a_coach_reads_a_members_household_but_acts_only_for_themselves(client, 
     bob, coach = UserFactory(username="bob"), CoachFactory()
     ProgramFactory(athlete=bob, coach=coach)
     home = household_for(alice)
-    assert not may_read(coach, home)
+    assert home not in readable_households(coach)
     join(bob, home)
-    assert may_read(coach, home)
+    assert home in readable_households(coach)
     client.force_login(coach)
     page = client.get(f"{PAGE}?household={home.pk}")
     assert page.status_code == 200 and "Invite by username" not in page.content.decode()

@@ -4,6 +4,7 @@ from django.core.management.base import CommandError
 
 from tests.factories import UserFactory
 from tests.training import files
+from training import fit_writer
 from training.models import Activity
 
 pytestmark = pytest.mark.django_db
@@ -11,7 +12,7 @@ pytestmark = pytest.mark.django_db
 
 def test_import_activities_prints_a_line_per_file_and_the_totals_last(tmp_path, capsys):
     athlete = UserFactory(username="ana")
-    (tmp_path / "run.fit").write_bytes(files.fit_activity())
+    (tmp_path / "run.fit").write_bytes(fit_writer.fit_activity())
     (tmp_path / "sleep.csv").write_bytes(files.sleep_csv(["2026-11-20,420,80,50,60"]))
     call_command(
         "import_activities",
@@ -57,3 +58,17 @@ def test_fitness_scores_rejects_a_bad_date():
     UserFactory(username="ana")
     with pytest.raises(CommandError, match="not a date"):
         call_command("fitness_scores", "ana", "--on", "yesterday")
+
+
+def test_bench_import_times_a_csv_and_fit_files_and_leaves_nothing(capsys):
+    call_command("bench_import", rows=3, fit=2)
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[0].startswith("one CSV of 3 activities: ")
+    assert lines[0].endswith(
+        "imported 3 activities, 0 sleep records, skipped 0 duplicates, 0 files failed"
+    )
+    assert lines[1].startswith("2 FIT files of 1 h (720 records each): ")
+    assert lines[1].endswith(
+        "imported 2 activities, 0 sleep records, skipped 0 duplicates, 0 files failed"
+    )
+    assert not Activity.objects.exists()

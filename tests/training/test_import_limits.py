@@ -17,6 +17,7 @@ from django.utils import timezone
 from config.workers import database_url
 from tests.factories import UserFactory
 from tests.training import bombs, files
+from training import fit_writer
 from training.imports import import_files
 from training.models import Activity
 
@@ -133,7 +134,7 @@ def test_a_csv_past_the_row_cap_is_refused_with_the_line_and_the_cap(athlete, se
     [
         ("long.gpx", lambda n: files.gpx(points=n), "track points"),
         ("long.tcx", lambda n: files.tcx(points=n), "track points"),
-        ("long.fit", lambda n: files.fit_activity(minutes=n * 5 // 60 + 1), "records"),
+        ("long.fit", lambda n: fit_writer.fit_activity(minutes=n * 5 // 60 + 1), "records"),
     ],
 )
 def test_a_file_past_the_point_cap_is_refused_before_it_is_parsed(

@@ -15,6 +15,7 @@ from tests.factories import (
     WeekFactory,
 )
 from tests.training import files
+from training import fit_writer
 from training.imports import import_files
 from training.models import Activity, AthleteProfile, SleepRecord
 
@@ -31,7 +32,9 @@ def athlete():
 def test_fit_activity_imports_numbers_streams_and_device(athlete):
     report = import_files(
         athlete=athlete,
-        files=[("ride.fit", files.fit_activity(sport=FitSport.CYCLING, power=200, minutes=60))],
+        files=[
+            ("ride.fit", fit_writer.fit_activity(sport=FitSport.CYCLING, power=200, minutes=60))
+        ],
     )
     assert (
         report.summary
@@ -52,20 +55,22 @@ def test_fit_activity_imports_numbers_streams_and_device(athlete):
 
 def test_power_load_is_used_when_the_profile_has_an_ftp(athlete):
     AthleteProfile.objects.filter(athlete=athlete).update(ftp_w=250)
-    import_files(athlete=athlete, files=[("ride.fit", files.fit_activity(power=200, minutes=60))])
+    import_files(
+        athlete=athlete, files=[("ride.fit", fit_writer.fit_activity(power=200, minutes=60))]
+    )
     activity = Activity.objects.get()
     assert (activity.load_method, activity.training_load) == ("POWER", 64.0)
 
 
 def test_long_streams_are_cut_to_2000_points(athlete):
-    import_files(athlete=athlete, files=[("long.fit", files.fit_activity(minutes=240))])
+    import_files(athlete=athlete, files=[("long.fit", fit_writer.fit_activity(minutes=240))])
     streams = Activity.objects.get().streams
     assert len(streams["t"]) <= 2000 and len(streams["hr"]) == len(streams["t"])
 
 
 def test_fit_sleep_messages_become_a_sleep_record(athlete):
     woke = datetime.datetime(2026, 11, 21, 6, 30, tzinfo=datetime.UTC)
-    report = import_files(athlete=athlete, files=[("sleep.fit", files.fit_sleep(woke=woke))])
+    report = import_files(athlete=athlete, files=[("sleep.fit", fit_writer.fit_sleep(woke=woke))])
     assert (report.sleep, report.activities) == (1, 0)
     record = SleepRecord.objects.get()
     assert (record.night, record.duration_min, record.score, record.hrv_ms) == (
@@ -218,7 +223,7 @@ def test_garmin_csv_german_headers_and_decimal_commas(athlete):
 
 def test_importing_the_same_files_again_creates_nothing_new(athlete):
     batch = [
-        ("a.fit", files.fit_activity()),
+        ("a.fit", fit_writer.fit_activity()),
         ("a.csv", files.spotter_csv(["2026-11-18,RUNNING,Easy,3600,,,,,"])),
         ("s.csv", files.sleep_csv(["2026-11-20,400,,,"])),
     ]
@@ -235,7 +240,7 @@ def test_the_same_activity_from_fit_and_gpx_is_one_activity(athlete):
     # the same 30 min, 6 km run: the GPX track's 181 points 10 s apart span 1800 s and ~6.0 km
     report = import_files(
         athlete=athlete,
-        files=[("a.fit", files.fit_activity()), ("a.gpx", files.gpx(points=181))],
+        files=[("a.fit", fit_writer.fit_activity()), ("a.gpx", files.gpx(points=181))],
     )
     assert (report.activities, report.duplicates) == (1, 1)
 
@@ -243,7 +248,7 @@ def test_the_same_activity_from_fit_and_gpx_is_one_activity(athlete):
 @pytest.mark.parametrize(
     ("name", "data", "where"),
     [
-        ("broken.fit", files.fit_activity()[:-40], "broken.fit"),
+        ("broken.fit", fit_writer.fit_activity()[:-40], "broken.fit"),
         ("broken.gpx", b"<gpx><trk><trkseg><trkpt lat='1' lon='2'></trk>", "line 1"),
         ("broken.tcx", b"<TrainingCenterDatabase><Activities><Activity>", "line 1"),
         (
@@ -304,7 +309,7 @@ def test_one_thousand_csv_rows_import_in_batched_inserts_not_a_query_per_row(ath
 
 def test_gzipped_files_from_a_strava_export_are_read(athlete):
     report = import_files(
-        athlete=athlete, files=[("123.fit.gz", gzip.compress(files.fit_activity()))]
+        athlete=athlete, files=[("123.fit.gz", gzip.compress(fit_writer.fit_activity()))]
     )
     assert report.activities == 1
     assert Activity.objects.get().source_format == "fit"
@@ -331,7 +336,7 @@ def test_an_imported_activity_is_linked_to_the_session_planned_that_day_for_its_
     import_files(
         athlete=athlete,
         files=[
-            ("a.fit", files.fit_activity()),
+            ("a.fit", fit_writer.fit_activity()),
             (
                 "b.csv",
                 files.spotter_csv(

@@ -12,7 +12,7 @@ from chat import tasks
 from chat.models import Conversation, Message
 from config.celery import app
 from tests.factories import ConversationFactory, UserFactory, build_program
-from training.services import profile_update
+from training.models import AthleteProfile
 from wellness import services
 from wellness.models import Reminder, ReminderDelivery
 
@@ -21,9 +21,13 @@ UTC = datetime.UTC
 PARIS = zoneinfo.ZoneInfo("Europe/Paris")
 
 
+def in_paris(athlete):
+    AthleteProfile.objects.update_or_create(athlete=athlete, defaults={"time_zone": "Europe/Paris"})
+
+
 @pytest.fixture
 def conversation(program):
-    profile_update(athlete=program.athlete, fields={"time_zone": "Europe/Paris"})
+    in_paris(program.athlete)
     return ConversationFactory(program=program)
 
 
@@ -150,7 +154,7 @@ def test_after_a_new_program_the_reminder_goes_to_its_chat_not_the_read_only_old
 
 def test_an_athlete_without_a_program_is_claimed_and_not_posted(db, clock):
     athlete = UserFactory()
-    profile_update(athlete=athlete, fields={"time_zone": "Europe/Paris"})
+    in_paris(athlete)
     reminder(athlete, at="08:00")
     clock(datetime.datetime(2026, 11, 23, 7, 0, tzinfo=UTC))
     assert tasks.deliver_reminders() == 0

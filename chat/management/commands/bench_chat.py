@@ -1,7 +1,7 @@
 """Benchmark of one chat turn's latency through the real parts.
 
 A real ``celery worker`` process (on REDIS_URL, or a private embedded Redis) and a zero-latency
-fake OpenAI-compatible server over HTTP (the test suite's ``FakeLLMServer``). For each message:
+fake OpenAI-compatible server over HTTP (``coach.llm.fake_server``). For each message:
 from the athlete's message being saved to the coach's reply being saved (``Message.finished_at -
 user message created_at``, both written by the database's clock). One athlete sends every message,
 so the rate limit is lifted here. The prompt's size per turn is ``bench_tokens``'s.
@@ -25,6 +25,7 @@ from django.test import override_settings
 
 from chat.models import Message
 from chat.services import conversation_for_athlete, message_send
+from coach.llm.fake_server import FakeLLMServer
 from config.workers import worker_on_a_broker
 from programs.demo_builders import build_program_bulk
 
@@ -51,8 +52,6 @@ class Command(BaseCommand):
             athlete.delete()
 
     def _latency(self, athlete, count: int) -> None:
-        from tests.fakes.llm_server import FakeLLMServer  # the zero-latency provider
-
         program = build_program_bulk(athlete=athlete, weeks=4, sessions=6, exercises=8)
         conversation = conversation_for_athlete(athlete=athlete)
         assert conversation is not None and conversation.program_id == program.pk

@@ -1,5 +1,5 @@
 """Many athletes at once through the real parts: the broker, one threads-pool worker process and
-a slow fake model over HTTP (the test suite's ``FakeLLMServer`` with ``default_delay``).
+a slow fake model over HTTP (``coach.llm.fake_server`` with ``default_delay``).
 
     manage.py bench_concurrency                                  # 50 athletes post at once, 2 s model
     manage.py bench_concurrency --messages 5 --delay 1           # the stress run: 50 × 5, 1 s model
@@ -35,6 +35,7 @@ from django.db.models import Count
 
 from chat.models import Message
 from chat.services import conversation_for_athlete, message_send
+from coach.llm.fake_server import FakeLLMServer
 from config.workers import worker_on_a_broker
 from programs.demo_builders import build_program_bulk
 
@@ -98,8 +99,6 @@ class Command(BaseCommand):
         parser.add_argument("--timeout", type=float, default=180.0, help="seconds per reply")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        from tests.fakes.llm_server import FakeLLMServer  # the benchmark's slow model
-
         if options["athletes"] < 1 or options["messages"] < 1:
             raise SystemExit("--athletes and --messages must be at least 1")
         call_command("migrate", verbosity=0)

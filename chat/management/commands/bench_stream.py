@@ -37,6 +37,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
 from chat.services import conversation_for_athlete
+from coach.llm.fake_server import FakeLLMServer
 from config.workers import database_url, worker_on_a_broker
 from programs.demo_builders import build_program_bulk
 
@@ -102,8 +103,6 @@ class Command(BaseCommand):
             athlete.delete()
 
     def _run(self, chromium: str, cookies: dict[str, str], options: dict[str, Any]) -> None:
-        from tests.fakes.llm_server import FakeLLMServer  # the streaming fake provider
-
         llm = {"LLM_PROVIDER": "openai", "LLM_MODEL": "bench", "LLM_API_KEY": "bench"}
         with FakeLLMServer(
             protocol="openai",

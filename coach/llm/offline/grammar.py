@@ -7,9 +7,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from coach import vocabulary
 from coach.render import cardio_text
 
-CARDIO_TYPES = ("zone2", "intervals", "sweetspot", "threshold", "vo2max")
+CARDIO_TYPES = tuple(vocabulary.CARDIO_TYPES)
 CARDIO_ALIASES = {
     "zone 2": "zone2",
     "z2": "zone2",
@@ -22,7 +23,6 @@ CARDIO_ALIASES = {
     "vo2max": "vo2max",
     "vo2 max": "vo2max",
 }
-DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 VERBS = (
     "rename",
     "set",
@@ -129,9 +129,9 @@ def parse_position(raw: str | None, default: int | str = "end") -> int | str:
 def parse_day(raw: str | None) -> str | None:
     if raw is None:
         return None
-    for day in DAYS:
-        if day.lower().startswith(raw.lower()[:3]) and len(raw) >= 3:
-            return day
+    index = vocabulary.weekday_index(raw) if len(raw) >= 3 else None
+    if index is not None:
+        return vocabulary.DAY_NAMES[index]
     raise CommandError(f'"{raw}" is not a day of the week (Monday to Sunday).')
 
 

@@ -1,6 +1,6 @@
 """python manage.py bench_import [--rows 1000] [--fit 100]: time importing one Spotter CSV of
-``rows`` activities and ``fit`` FIT files (written with fit-tool, a dev dependency) for a
-throwaway athlete; everything is rolled back."""
+``rows`` activities and ``fit`` FIT files (written by ``training.fit_writer`` with fit-tool, a dev
+dependency) for a throwaway athlete; everything is rolled back."""
 
 import datetime
 import time
@@ -10,12 +10,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
+from training import fit_writer
 from training.imports import import_files
-
-try:
-    from tests.training.files import fit_activity  # the dev-only FIT writer (fit-tool)
-except ImportError:
-    fit_activity = None
 
 
 class Rollback(Exception):
@@ -30,11 +26,11 @@ class Command(BaseCommand):
         parser.add_argument("--fit", type=int, default=100)
 
     def handle(self, *args, rows, fit, **options):
-        if fit_activity is None:
+        if not fit_writer.AVAILABLE:
             raise CommandError("bench_import needs the dev dependencies (fit-tool).")
         try:
             with transaction.atomic():
-                self._bench(rows, fit, fit_activity)
+                self._bench(rows, fit)
                 raise Rollback
         except Rollback:
             pass
@@ -49,7 +45,7 @@ class Command(BaseCommand):
             f"{report.summary}"
         )
 
-    def _bench(self, rows, fit, fit_activity):
+    def _bench(self, rows, fit):
         athlete = get_user_model().objects.create(username="bench-import-athlete")
         start = datetime.date(2023, 1, 1)
         lines = ["date,sport,name,duration_s,distance_m,avg_hr,max_hr,elevation_m,load"] + [
@@ -63,7 +59,10 @@ class Command(BaseCommand):
         )
         moment = datetime.datetime(2026, 1, 1, 7, tzinfo=datetime.UTC)
         files = [
-            (f"ride{i}.fit", fit_activity(start=moment + datetime.timedelta(days=i), minutes=60))
+            (
+                f"ride{i}.fit",
+                fit_writer.fit_activity(start=moment + datetime.timedelta(days=i), minutes=60),
+            )
             for i in range(fit)
         ]
         self._run(f"{fit} FIT files of 1 h (720 records each)", athlete, files)

@@ -1,6 +1,6 @@
 """The fake LLM server's two protocols, non-streamed: the routes each answers on and the JSON
 bodies it replies with (an OpenAI chat completion, an Anthropic message). The streamed forms are
-in ``tests/fakes/streams.py``; the server itself is ``tests/fakes/llm_server.py``."""
+in ``streams.py``; the server itself is ``server.py``."""
 
 from __future__ import annotations
 

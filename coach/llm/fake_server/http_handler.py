@@ -1,6 +1,6 @@
 """The HTTP side of the fake LLM server: how a request is recorded (``RecordedRequest``), what a
 reply is written from (``ScriptedResponse``, whole or chunk by chunk) and the request handler that
-does both for a ``FakeLLMServer`` (``tests/fakes/llm_server.py``)."""
+does both for a ``FakeLLMServer`` (``server.py``)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler
 from typing import TYPE_CHECKING, Any
 
-from tests.fakes.protocols import ANTHROPIC_PATHS, OPENAI_PATHS, json_bytes
+from .protocols import ANTHROPIC_PATHS, OPENAI_PATHS, json_bytes
 
 if TYPE_CHECKING:
-    from tests.fakes.llm_server import FakeLLMServer
+    from .server import FakeLLMServer
 
 
 @dataclass

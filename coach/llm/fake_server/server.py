@@ -1,4 +1,6 @@
-"""A real HTTP server on 127.0.0.1 that speaks both LLM protocols, for tests and benchmarks.
+"""A real HTTP server on 127.0.0.1 that speaks both LLM protocols, for tests and benchmarks
+(``bench_chat``, ``bench_stream``, ``bench_concurrency``). It listens on loopback only and is never
+started by the web server or the worker.
 
 ``FakeLLMServer`` answers ``POST /v1/chat/completions`` and ``/chat/completions`` (OpenAI) and
 ``POST /v1/messages`` (Anthropic) from a FIFO queue of scripted responses; when the queue is empty
@@ -24,10 +26,10 @@ and never answers: each request is recorded, then held open until the server sto
 The pytest fixtures ``fake_openai_server`` and ``fake_anthropic_server`` (``tests/fakes/plugin.py``)
 yield a started server whose ``protocol`` decides ``base_url`` and ``provider()``.
 
-This module holds ``FakeLLMServer`` (life cycle, scripting, default replies) and is where the rest
-of the repo imports from; the request handler and the request/reply records are in
-``tests/fakes/http_handler.py``, the reply bodies in ``tests/fakes/protocols.py`` and the streamed
-ones in ``tests/fakes/streams.py``.
+This module holds ``FakeLLMServer`` (life cycle, scripting, default replies); the rest of the repo
+imports from the package (``coach.llm.fake_server``). The request handler and the request/reply
+records are in ``http_handler.py``, the reply bodies in ``protocols.py`` and the streamed ones in
+``streams.py``.
 """
 
 from __future__ import annotations
@@ -39,15 +41,17 @@ from collections.abc import Iterable
 from http.server import ThreadingHTTPServer
 from typing import Any, Literal
 
-from tests.fakes.http_handler import RecordedRequest, ScriptedResponse, make_handler
-from tests.fakes.protocols import (
+from ..anthropic import AnthropicProvider
+from ..openai import OpenAIProvider
+from .http_handler import RecordedRequest, ScriptedResponse, make_handler
+from .protocols import (
     ANTHROPIC_PATHS,
     OPENAI_PATHS,
     anthropic_message,
     json_bytes,
     openai_completion,
 )
-from tests.fakes.streams import Call, anthropic_stream_chunks, openai_stream_chunks
+from .streams import Call, anthropic_stream_chunks, openai_stream_chunks
 
 __all__ = [
     "ANTHROPIC_PATHS",
@@ -265,13 +269,10 @@ class FakeLLMServer:
             "sleep": self.sleeps.append,
         }
         options.update(overrides)
+        provider: Any
         if self.protocol == "openai":
-            from coach.llm.openai import OpenAIProvider
-
-            provider: Any = OpenAIProvider(**options)
+            provider = OpenAIProvider(**options)
         else:
-            from coach.llm.anthropic import AnthropicProvider
-
             provider = AnthropicProvider(**options)
         self._providers.append(provider)
         return provider
