@@ -34,7 +34,7 @@ from pydantic import (
 from pydantic.json_schema import SkipJsonSchema
 from pydantic_core import PydanticCustomError
 
-from .vocabulary import DAY_NAMES
+from .vocabulary import CARDIO_TYPES, DAY_NAMES
 
 MAX_WEEKS = 520
 MAX_SESSIONS = 50
@@ -114,7 +114,7 @@ GroupLabel = Annotated[
 Skipped = Annotated[bool, Field(strict=True, description="Skipped this time, not removed")]
 IsoDate = datetime.date  # JSON Schema: a string with "format": "date"
 
-DAYS = DAY_NAMES  # still imported by coach/tools/sessions.py, reschedule.py and schedule.py
+DAYS = DAY_NAMES  # still imported by the program and training tools (programs/, training/tools/)
 
 
 def _day_name(value: Any) -> Any:
@@ -138,7 +138,7 @@ WarmupList = Annotated[
 class CardioInput(StrictModel):
     """A cardio block; a cardio-only day is a session with no exercises and one of these."""
 
-    type: Literal["zone2", "intervals", "sweetspot", "threshold", "vo2max"]
+    type: Literal[tuple(CARDIO_TYPES)]  # type: ignore[valid-type]
     duration: int = Field(strict=True, ge=1, le=1440, description="Minutes")
     modality: Text = Field(default="", strict=True, max_length=100, description='e.g. "Running"')
     instructions: Text = Field(default="", strict=True, max_length=2000)

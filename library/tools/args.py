@@ -15,6 +15,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, PlainValidator, WithJsonSchema, model_validator
 from pydantic_core import PydanticCustomError
 
+from coach import vocabulary
 from coach.schemas import Name, RestSeconds, StrictModel, Text
 from library.access import parse_workout_id
 from library.models import Intensity, Sport
@@ -23,7 +24,7 @@ from library.schemas import MAX_EXERCISES
 from library.search import MAX_LIMIT, MAX_QUERY_CHARS
 
 PAGES = ("home", "library", "calendar", "workout", "fitness", "settings")
-CARDIO_TYPES = ("zone2", "intervals", "sweetspot", "threshold", "vo2max")
+CARDIO_TYPES = tuple(vocabulary.CARDIO_TYPES)
 
 
 def _workout_id(value: Any) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 
+from coach import vocabulary
 from coach.render import plain
 from coach.tools.base import Outcome, ToolContext, ToolSpec, no_target, quote
 from wellness import selectors, services
@@ -12,7 +13,6 @@ from wellness import selectors, services
 from .args import GetWellnessLogsArgs, ListRemindersArgs
 
 MAX_ROWS = 60
-DAY_NAMES = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 
 
 def _medication(log, q=quote) -> str:
@@ -79,7 +79,7 @@ def list_reminders(*, ctx: ToolContext, args: ListRemindersArgs) -> Outcome:
     count = len(reminders)
     spoken = [f"{count} reminder{'s' if count != 1 else ''}, in your time zone:"]
     for r in reminders:
-        days = ", ".join(DAY_NAMES[d - 1] for d in r.days)
+        days = ", ".join(vocabulary.DAY_ABBREVIATIONS[d - 1] for d in r.days)
         state = "" if r.active else " (paused)"
         lines.append(f"- {quote(r.title)} at {r.time:%H:%M} on {days}{state}")
         spoken.append(f"- {plain(r.title)} at {r.time:%H:%M} on {days}{state}")

@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from coach import vocabulary
 from coach.tools.base import (
     Outcome,
     ToolContext,
@@ -38,8 +39,6 @@ from .args import (
     clock,
 )
 
-DAY_NAMES = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
-
 
 def _write(make, *args, **kwargs):
     """A wellness service's write (journaled there, so the batch's Undo removes it)."""
@@ -54,7 +53,7 @@ def days_text(days: list[int]) -> str:
         return "every day"
     if sorted(days) == list(range(1, 6)):
         return "weekdays"
-    return ", ".join(DAY_NAMES[d - 1] for d in sorted(days))
+    return ", ".join(vocabulary.DAY_ABBREVIATIONS[d - 1] for d in sorted(days))
 
 
 def log_medication(*, ctx: ToolContext, args: LogMedicationArgs) -> Outcome:
