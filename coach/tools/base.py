@@ -13,14 +13,11 @@ from __future__ import annotations
 import datetime
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel
 
 from ..render import quote as render_quote
-
-if TYPE_CHECKING:  # only an annotation: the engine imports no family
-    from programs.models import Program
 
 QUOTE_LIMIT = 80
 
@@ -32,11 +29,13 @@ class ToolContext:
     athlete, or the coach deciding a review)."""
 
     athlete: Any
-    program: Program | None
+    program: (
+        Any  # the family's program (programs.models.Program) or None: the engine names no family
+    )
     user: Any = None
 
     @classmethod
-    def for_program(cls, program: Program, *, user: Any = None) -> ToolContext:
+    def for_program(cls, program: Any, *, user: Any = None) -> ToolContext:
         """The context of a program's own athlete (the command-line tools and benchmarks)."""
         return cls(athlete=program.athlete, program=program, user=user)
 
