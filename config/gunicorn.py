@@ -18,7 +18,8 @@ timeout = int(os.environ.get("GUNICORN_TIMEOUT", "60"))
 graceful_timeout = 30
 keepalive = 5
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
-accesslog = "-" if os.environ.get("ACCESS_LOG", "1") != "0" else None
+ACCESS_LOG = os.environ.get("ACCESS_LOG", "1") != "0"
+accesslog = "-" if ACCESS_LOG else None
 errorlog = "-"
 # No control socket in ~/.gunicorn: several servers on one machine (bench_http) would share it.
 control_socket_disable = True
@@ -48,6 +49,12 @@ logconfig_dict = {
     },
     "loggers": {
         "gunicorn.error": {"handlers": ["console"], "level": "INFO", "propagate": False},
-        "gunicorn.access": {"handlers": ["console"], "level": "INFO", "propagate": False},
+        # uvicorn's workers give "uvicorn.access" this logger's handlers: with ACCESS_LOG=0 it has
+        # none (and a level no request line reaches), or the dictionary would put them back.
+        "gunicorn.access": {
+            "handlers": ["console"] if ACCESS_LOG else [],
+            "level": "INFO" if ACCESS_LOG else "CRITICAL",
+            "propagate": False,
+        },
     },
 }
