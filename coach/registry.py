@@ -57,7 +57,7 @@ def _checked(spec: ToolSpec) -> ToolSpec:
     always confirmed), and a high one that skips it names the words the athlete must say
     (``intent_words``, checked by ``coach.guardrails``). The conversation layer queues the
     confirmed ones in a batch that only the athlete's click (or the coach's approval) applies;
-    the others (wellness logs) it may write at once when the guardrails pass."""
+    the others (logs the athlete states) it may write at once when the guardrails pass."""
     if not spec.category:
         raise ImproperlyConfigured(f"{spec.name}: a tool belongs to a family (category).")
     if spec.kind == "read" and spec.requires_confirmation:
