@@ -3,11 +3,12 @@
 ``run_turn(placeholder=...)`` fills the assistant placeholder that ``chat.services.message_send``
 (or a decision in ``chat.proposals``) created:
 
-1. **Claim.** Under ``select_for_update`` the placeholder moves PENDING → RUNNING for the run the
-   task names (``Message.attempt``). A placeholder RUNNING, COMPLETE or FAILED, or whose current run
-   is another, is left alone, so a redelivered task (``acks_late``) never makes a second reply; a
-   reply whose run was lost is recovered by ``chat.recovery``, with a new run. Every save checks
-   under the row lock that this run is still the current one, so a late run's reply is dropped.
+1. **Claim** (``chat.runs``). Under ``select_for_update`` the placeholder moves PENDING → RUNNING
+   for the run the task names (``Message.attempt``). A placeholder RUNNING, COMPLETE or FAILED, or
+   whose current run is another, is left alone, so a redelivered task (``acks_late``) never makes
+   a second reply; a reply whose run was lost is recovered by ``chat.recovery``, with a new run.
+   Every save checks under the row lock that this run is still the current one, so a late run's
+   reply is dropped.
 2. **Loop.** At most ``settings.AGENT_MAX_MODEL_CALLS`` model calls. Read tools run at once (and are
    recorded in the audit log) and the loop continues; it stops at a text answer, at write
    proposals, or at the limit. A response that brings the turn's tool calls past
@@ -42,7 +43,7 @@ from django.conf import settings
 from django.db import OperationalError, connection, transaction
 from django.utils import timezone
 
-from coach import engine
+from coach import engine, guardrails
 from coach.llm import get_provider
 from coach.llm.base import (
     Deadline,
@@ -59,38 +60,13 @@ from coach.toolcalls import ToolCall
 from . import audit, budget, proposals, refusals, stream, turn_limits
 from .models import Conversation, Message, ToolCallRecord
 from .prompt import MAX_TOOL_RESULT_CHARS, step_turns
+from .runs import claim, give_back
 from .storable import strip_nul
 from .usage import TurnUsage, response_usage
 
 logger = logging.getLogger(__name__)
 
 TRY_AGAIN = refusals.TRY_AGAIN
-
-
-# --- claiming the placeholder --------------------------------------------------------------------
-
-
-def claim(*, message_id: int, attempt: int | None = None) -> bool:
-    """Move the placeholder PENDING → RUNNING for run ``attempt`` (the current run when None);
-    False when it isn't waiting for that run."""
-    with transaction.atomic():
-        message = Message.objects.select_for_update().filter(pk=message_id).first()
-        if message is None or message.role != Message.Role.ASSISTANT:
-            return False
-        if message.status != Message.Status.PENDING:
-            return False
-        if attempt is not None and attempt != message.attempt:
-            logger.info(
-                "Task for run %s of reply %s: run %s is current",
-                attempt,
-                message_id,
-                message.attempt,
-            )
-            return False
-        message.status = Message.Status.RUNNING
-        message.started_at = timezone.now()
-        message.save(update_fields=["status", "started_at"])
-    return True
 
 
 # --- the loop ------------------------------------------------------------------------------------
@@ -132,12 +108,12 @@ def run_turn(
             deadline=turn_limits.turn_deadline(placeholder.pk, placeholder.attempt),
         )
     except OperationalError:
-        _give_back(placeholder.pk, attempt)
+        give_back(placeholder.pk, attempt)
         raise
     try:
         _loop(turn)
     except OperationalError:
-        _give_back(placeholder.pk, turn.attempt)
+        give_back(placeholder.pk, turn.attempt)
         raise
     except DeadlineExceeded:
         logger.warning("Reply %s ran out of its %s s", placeholder.pk, settings.AGENT_TURN_TIMEOUT)
@@ -159,20 +135,6 @@ def run_turn(
     finally:
         audit.flag_turn(message=turn.placeholder)
         turn.stream.done()  # after the reply's transaction: the page may read it now
-
-
-def _give_back(message_id: int, attempt: int | None) -> None:
-    """The database failed mid-turn. Best effort: RUNNING → PENDING for this run, so the retried
-    task can claim it (while the database is out of reach, the sweep restarts it after its
-    deadline)."""
-    logger.warning("Database unreachable during reply %s; giving it back", message_id)
-    running = Message.objects.filter(pk=message_id, status=Message.Status.RUNNING)
-    try:
-        (running if attempt is None else running.filter(attempt=attempt)).update(
-            status=Message.Status.PENDING, started_at=None
-        )
-    except OperationalError:
-        logger.warning("Could not give reply %s back; the sweep will", message_id)
 
 
 def _before_model_call(turn: _Turn, call_number: int) -> None:
@@ -374,9 +336,10 @@ def _finish_proposals(
             call_id = proposal.id_map.get(answer["tool_call_id"], answer["tool_call_id"])
             answers[call_id] = (answer["content"], bool(answer["is_error"]))
         if proposal.crisis:
-            # Seed 004: a fixed, reviewed message with the deployment's crisis resources, nothing
-            # the model wrote (no diagnosis), no suggested replies.
-            content, replies, code = settings.WELLNESS_CRISIS_MESSAGE, [], ""
+            # Seed 004: the fixed, reviewed message the tool declares (the deployment's crisis
+            # resources), nothing the model wrote (no diagnosis), no suggested replies.
+            content = next(r for c in proposal.calls if (r := guardrails.crisis_reply(c)))
+            replies, code = [], ""
         elif proposal.refused:
             writes = [c for c in proposal.calls if not _is_read(c)]
             # The model's words described a proposal that won't be on a card, so the athlete sees

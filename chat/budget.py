@@ -51,7 +51,7 @@ from coach.render import SUMMARY_DETAILS, cached_program_summary
 
 from . import proposals, toolsets
 from .models import BatchDecision, Conversation, Message, PendingToolBatch
-from .prompt import Exchange, build_system_prompt, exchanges_from
+from .prompt import Exchange, build_system_prompt, exchanges_from, pending_of
 
 MIN_CONTEXT_TOKENS = 8000
 MIN_PROMPT_TOKENS = 4000
@@ -398,6 +398,8 @@ class TurnRequest:
             options["on_text"] = on_text
         if deadline is not None and getattr(self.provider, "takes_deadline", False):
             options["deadline"] = deadline
+        if getattr(self.provider, "reads_pending", False):  # the open batch as data
+            options["pending"] = pending_of(self.batch)
         response = self.provider.complete(
             system=self.system, turns=turns, tools=self.tools, **options
         )

@@ -13,8 +13,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from coach.guardrails import is_crisis
 from coach.registry import get_tool
 from coach.render import bounded_json, quote
+from coach.toolcalls import ToolCall
 from coach.vocabulary import plural
 from coach.wording import athlete_words
 
@@ -147,23 +149,19 @@ _HEADLINES = {
     ),
 }
 CRISIS_NOTE = (
-    "The mood was logged as crisis: the app showed the athlete its fixed crisis message with "
+    "It was logged as a crisis: the app showed the athlete its fixed crisis message with "
     "crisis resources, and their coach is flagged. Do not diagnose."
 )
 
 
-def _is_wellness(decision: BatchDecision) -> bool:
+def _are_logs(decision: BatchDecision) -> bool:
+    """Every call decided is a log of what the athlete stated (``ToolSpec.logs``)."""
     names = [c.get("name", "") for c in decision.calls]
-    return bool(names) and all(
-        (spec := get_tool(n)) is not None and spec.category == "wellness" for n in names
-    )
+    return bool(names) and all((spec := get_tool(n)) is not None and spec.logs for n in names)
 
 
 def _is_crisis(decision: BatchDecision) -> bool:
-    return any(
-        c.get("name") == "log_mood" and (c.get("arguments") or {}).get("mood") == "crisis"
-        for c in decision.calls
-    )
+    return any(is_crisis(ToolCall.from_raw(c)) for c in decision.calls)
 
 
 def _by_coach(decision: BatchDecision) -> bool:
@@ -178,7 +176,7 @@ def model_note(decision: BatchDecision) -> str:
     headline = _HEADLINES.get(decision.kind, f"Decision: {decision.kind}.")
     if decision.kind == BatchDecision.Kind.UNDONE and _by_coach(decision):
         headline = headline.replace("The athlete undid", "The athlete's coach undid")
-    if decision.kind == BatchDecision.Kind.UNDONE and _is_wellness(decision):
+    if decision.kind == BatchDecision.Kind.UNDONE and _are_logs(decision):
         headline = headline.split(";")[0] + "; the log is removed."
     lines = [headline]
     edits = _edit_lines(decision)
@@ -243,7 +241,7 @@ def athlete_line(decision: BatchDecision) -> str:
         )
     if kind == BatchDecision.Kind.UNDONE:
         who = "Your coach undid" if _by_coach(decision) else "You undid"
-        if _is_wellness(decision):
+        if _are_logs(decision):
             return f"{who} {plural(count, 'log')}; it is removed."
         return f"{who} {plural(count, 'change')}; the program is back to how it was."
     return decision.get_kind_display()

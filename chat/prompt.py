@@ -38,7 +38,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from coach.llm.base import Turn
+from coach.llm.base import Pending, PendingCall, Turn
 from coach.registry import USE_TOOLS, catalog_lines, policy_lines
 from coach.render import bounded_json, cached_program_summary, quote
 from coach.toolcalls import ToolCall
@@ -79,6 +79,22 @@ def pending_summary(batch: PendingToolBatch | None) -> str:
     if batch.error_message:
         lines.append(f"Problem: {quote(batch.error_message, limit=600)}")
     return "\n".join(lines)
+
+
+def pending_of(batch: PendingToolBatch | None) -> Pending | None:
+    """What ``pending_summary`` says, as data (``coach.llm.base.Pending``), for a provider that
+    reads it (the offline coach)."""
+    if batch is None:
+        return None
+    results = {r.get("tool_call_id"): r for r in batch.results or [] if isinstance(r, dict)}
+    calls = []
+    for call in (ToolCall.from_raw(raw) for raw in batch.calls):
+        result = results.get(call.id) or {}
+        summary = result.get("spoken") or result.get("summary", "")
+        calls.append(
+            PendingCall(id=call.id, name=call.name, arguments=call.arguments, summary=summary)
+        )
+    return Pending(status=batch.status, calls=calls, problem=batch.error_message)
 
 
 # --- the system prompt ---------------------------------------------------------------------------

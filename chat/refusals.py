@@ -85,10 +85,11 @@ def refusal_message(
     elif first.code == "NOT_STATED":
         spec = get_tool(first_call.name)
         what = spec.label.lower() if spec is not None else "that"
+        example = spec.stated_example if spec is not None else ""
         text = (
-            f'I only {what} when you tell me so in your own words (for example "I took 5 g of '
-            'creatine this morning"); I never guess it. Could you tell me what happened?'
-            if first_call.name == "log_medication"
+            f'I only {what} when you tell me so in your own words (for example "{example}"); '
+            "I never guess it. Could you tell me what happened?"
+            if example
             else f"I only {what} when you tell me what happened in your own words; I never guess "
             "it. Could you tell me?"
         )

@@ -1,20 +1,21 @@
 """Seed 004's guardrails, checked before a write call is queued or written (pure: no database).
+They read what each tool declares (``ToolSpec``) and name no tool and no family.
 
 1. **Confidence.** A write call whose confidence is below ``CONFIDENCE_THRESHOLD`` (0.7) is not
    made: the coach asks the athlete instead. Text-format calls carry ``confidence`` beside the
-   call; native calls may pass it as an argument (the wellness tools declare it). A call without
-   one passes this check (most native calls never say).
+   call; native calls may pass it as an argument (a tool may declare it). A call without one
+   passes this check (most native calls never say).
 2. **Stated, not inferred.** A high or critical tool with ``intent_words`` runs only when the
-   athlete's latest message says one of them (``took``, ``taken``, ``had`` for
-   ``log_medication``) as a statement: not negated just before ("I haven't taken", "didn't
-   take", "forgot"), not a plan or a wish ("I should have taken", "if I had"), not in a question
-   ("should I have taken ibuprofen?"). A tool that declares ``intent_objects`` also needs the
-   word's object to be what the call logs: for ``log_medication`` the medication's name, a word
-   such as "pills" or a dose within the few words after it ("I took my aspirin", "took 400 mg
-   ibuprofen") — "I had a headache" states a symptom, not a dose. A turn that answers a decision
-   (no athlete message) states nothing.
-3. **Crisis.** A response that logs a ``crisis`` mood makes no other call: the others are refused
-   with ``crisis_only`` and the conversation layer shows the deployment's fixed crisis message.
+   athlete's latest message says one of them (say ``took``, ``taken``, ``had`` for a dose) as a
+   statement: not negated just before ("I haven't taken", "didn't take", "forgot"), not a plan or
+   a wish ("I should have taken", "if I had"), not in a question ("should I have taken
+   ibuprofen?"). A tool that declares ``intent_objects`` also needs the word's object to be what
+   the call logs: for a dose, the medication's name, a word such as "pills" or a dose within the
+   few words after it ("I took my aspirin", "took 400 mg ibuprofen") — "I had a headache" states
+   a symptom, not a dose. A turn that answers a decision (no athlete message) states nothing.
+3. **Crisis.** A call its tool's ``crisis`` declaration says reports a crisis (a mood logged as
+   ``crisis``) is the response's only call: the others are refused with ``crisis_only``, and the
+   conversation layer shows the fixed reply the declaration gives (``crisis_reply``).
 
 Parameter validation (schema, then state) is the engine's, as for every tool. Each refusal is a
 ``Refusal``: a reason code (data, stored in the audit log) and the ``ToolError`` the model reads.
@@ -104,8 +105,17 @@ def _names_object(sentence: str, match: re.Match, objects: Callable[[str], bool]
     return any(objects(w.lower()) for w in near)
 
 
+def crisis_reply(call: ToolCall) -> str:
+    """The fixed reply when ``call`` reports a crisis (its tool's ``crisis`` declaration), else
+    ""."""
+    spec = get_tool(call.name)
+    if spec is None or spec.crisis is None or not isinstance(call.arguments, dict):
+        return ""
+    return spec.crisis(call.arguments)
+
+
 def is_crisis(call: ToolCall) -> bool:
-    return call.name == "log_mood" and call.arguments.get("mood") == "crisis"
+    return bool(crisis_reply(call))
 
 
 def check(call: ToolCall, *, statement: str | None) -> Refusal | None:
@@ -130,7 +140,7 @@ def check(call: ToolCall, *, statement: str | None) -> Refusal | None:
             Reason.NOT_STATED,
             ToolError(
                 code="NOT_STATED",
-                message=f"Not made: {spec.name} needs the athlete's own statement in their "
+                message=f"Not made: {call.name} needs the athlete's own statement in their "
                 f"latest message (e.g. {words}); it is never inferred. Ask them.",
             ),
         )
@@ -147,7 +157,7 @@ def check_response(calls: list[ToolCall], *, statement: str | None) -> dict[str,
                 Reason.CRISIS_ONLY,
                 ToolError(
                     code="CRISIS_ONLY",
-                    message="Not made: when the athlete is in crisis only the mood is logged.",
+                    message="Not made: when the athlete is in crisis only that is logged.",
                 ),
             )
         elif (refusal := check(call, statement=statement)) is not None:

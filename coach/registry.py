@@ -8,12 +8,14 @@ sensitivity tier, confirmation and safety rules (``ToolSpec``).
 
 Tools come in families (``ToolSpec.category``; ``coach.tools.catalog``). The registry names no
 family: like Django's admin finding each app's ``admin.py``, it discovers the ``tools`` module of
-every app in ``INSTALLED_APPS`` that declares ``TOOLS`` (its ToolSpecs, in order) and ``PURPOSES``
-(one line per family), in ``INSTALLED_APPS`` order, when this module is first imported (the apps'
-models must be loaded by then, as any import of a tool module needs). ``REGISTRY`` and
-``FAMILIES`` are filled in place, so ``discover()`` (tests installing a toy family) refreshes
-every importer's view. The ``ALWAYS_SENT`` families go with every model call; every other family is one line of the system prompt (``catalog_lines``) and is loaded
-with ``use_tools`` when the model needs it (``chat.toolsets`` chooses what a call sends).
+every app in ``INSTALLED_APPS`` that declares ``TOOLS`` (its ToolSpecs, in order), ``PURPOSES``
+(one line per family) and, optionally, ``ALWAYS_SENT`` (its families sent with every model call),
+in ``INSTALLED_APPS`` order, when this module is first imported (the apps' models must be loaded
+by then, as any import of a tool module needs). ``REGISTRY``, ``FAMILIES`` and ``ALWAYS_SENT``
+are filled in place, so ``discover()`` (tests installing a toy family) refreshes every importer's
+view. The ``ALWAYS_SENT`` families go with every model call; every other family is one line of
+the system prompt (``catalog_lines``) and is loaded with ``use_tools`` when the model needs it
+(``chat.toolsets`` chooses what a call sends).
 """
 
 from __future__ import annotations
@@ -55,7 +57,7 @@ def _checked(spec: ToolSpec) -> ToolSpec:
     always confirmed), and a high one that skips it names the words the athlete must say
     (``intent_words``, checked by ``coach.guardrails``). The conversation layer queues the
     confirmed ones in a batch that only the athlete's click (or the coach's approval) applies;
-    the others (wellness logs) it may write at once when the guardrails pass."""
+    the others (logs the athlete states) it may write at once when the guardrails pass."""
     if not spec.category:
         raise ImproperlyConfigured(f"{spec.name}: a tool belongs to a family (category).")
     if spec.kind == "read" and spec.requires_confirmation:
@@ -78,8 +80,9 @@ def _checked(spec: ToolSpec) -> ToolSpec:
 
 # The module a family app declares its tools in (``TOOLS``, ``PURPOSES``), as ``admin`` for the admin.
 DECLARATIONS = "tools"
-# The families whose schemas go with every model call (use_tools' own family included).
-ALWAYS_SENT = ("program", CATALOG)
+# The families whose schemas go with every model call: those a declaration names in its
+# ``ALWAYS_SENT`` (the program's), and use_tools' own. Filled in place by ``discover``.
+ALWAYS_SENT: list[str] = []
 
 FAMILIES: dict[str, Family] = {}
 REGISTRY: dict[str, ToolSpec] = {}
@@ -100,14 +103,18 @@ def declarations() -> list[ModuleType]:
 
 def discover() -> None:
     """Fill ``FAMILIES`` and ``REGISTRY`` from the installed apps' declarations (again)."""
-    families = families_of(declarations())
-    loadable = {name: family for name, family in families.items() if name not in ALWAYS_SENT}
+    found = declarations()
+    families = families_of(found)
+    always = [name for module in found for name in getattr(module, "ALWAYS_SENT", ())]
+    always = [*dict.fromkeys([*always, CATALOG])]
+    loadable = {name: family for name, family in families.items() if name not in always}
     if loadable:
         families[CATALOG] = Family(name=CATALOG, purpose="", specs=(use_tools_spec(loadable),))
     specs = [_checked(spec) for family in families.values() for spec in family.specs]
     registry = {spec.name: spec for spec in specs}
     if len(registry) != len(specs):
         raise ImproperlyConfigured("Two tools share a name.")
+    ALWAYS_SENT[:] = always
     FAMILIES.clear()
     FAMILIES.update(families)
     REGISTRY.clear()

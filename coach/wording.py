@@ -1,7 +1,7 @@
 """The engine's error messages in the athlete's words.
 
 ``ToolError.message`` is written for a person but names the precise argument (``newPosition``,
-``updates.scheduledDate``) and sometimes a tool (``remove_exercise``), because the model needs
+``updates.scheduledDate``) and sometimes a tool by its name, because the model needs
 them to correct its call. ``athlete_words`` turns such a message into what an athlete reads: the
 argument as words ("the new position" → "new position", "date"), the tool by its display name.
 Only athlete-facing text goes through it; the model keeps the precise message.
@@ -48,7 +48,7 @@ def _tool(match: re.Match[str]) -> str:
 
 def athlete_words(message: str) -> str:
     """``"updates.scheduledDate must be an ISO date like 2026-11-02"`` → "Date must be a date like
-    2026-11-02"; ``"(remove_exercise)"`` → "(remove an exercise)"."""
+    2026-11-02"; a tool's name → its display name, first letter lower-cased."""
     text = re.sub(r"\bwhile running (\w+_\w+)", r"while making the change (\1)", message or "")
     text = re.sub(r"^updates:\s*", "", text)
     text = _TOOL.sub(_tool, text)

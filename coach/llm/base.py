@@ -43,6 +43,28 @@ class Turn:
 
 
 @dataclass
+class PendingCall:
+    """One call of the batch waiting for the athlete: what it is and how its preview reads."""
+
+    id: str
+    name: str
+    arguments: dict[str, Any] = field(default_factory=dict)
+    summary: str = ""  # its preview's line (the words for a person when the tool has them)
+
+
+@dataclass
+class Pending:
+    """The batch waiting for a decision, as data: its status, its calls in order, and what keeps
+    it from being applied (``problem``, written for the athlete). A provider that declares
+    ``reads_pending`` gets it beside the system prompt (whose ``<pending_changes>`` block says the
+    same for a model); the offline coach reads this, never the prompt's prose."""
+
+    status: str
+    calls: list[PendingCall] = field(default_factory=list)
+    problem: str = ""
+
+
+@dataclass
 class Usage:
     prompt_tokens: int = 0
     completion_tokens: int = 0

@@ -119,6 +119,17 @@ class ToolSpec:
     # "call me {name}" → {"name": "..."} (a number is passed as a number). Tried after the
     # families' own offline commands (``coach.llm.offline.phrases``).
     phrases: tuple[str, ...] = ()
+    # A log of what the athlete states (a dose, a mood): told and undone as a log ("the log is
+    # removed"), not as a change to the program (``chat.notes``, the offline coach).
+    logs: bool = False
+    # Seed 004's crisis path: given a call's arguments, the deployment's fixed reply when the call
+    # reports a crisis ("" when it doesn't). Such a call is the response's only one
+    # (``coach.guardrails``), and the athlete reads this reply instead of the model's words.
+    crisis: Callable[[dict[str, Any]], str] | None = None
+    # What the athlete is asked to say when the call was refused as not stated by them
+    # (``coach.guardrails``' NOT_STATED), e.g. 'for example "I took 5 g of creatine this
+    # morning"'; empty: "what happened".
+    stated_example: str = ""
 
     @property
     def label(self) -> str:

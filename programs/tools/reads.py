@@ -1,7 +1,8 @@
 """Read tools: they answer the model at once, inside the agent loop, and never join a batch.
 
 The system prompt carries only the current and the next week (a compact summary); ``get_week``
-lets the model look at any other week before it proposes a change there.
+lets the model look at any other week before it proposes a change there (without a number, the
+week around today: the offline coach's "Show my program").
 """
 
 from __future__ import annotations
@@ -10,20 +11,30 @@ from django.utils import timezone
 
 from coach.render import plain, week_lines
 from coach.schemas import StrictModel, WeekNumber
-from coach.tools.base import Outcome, ToolContext, ToolSpec, no_target
+from coach.tools.base import Outcome, ToolContext, ToolSpec, ToolStateError, no_target
 
+from ..models import Week
+from ..selectors import current_week
 from .lookups import get_week
 
 
 class GetWeekArgs(StrictModel):
-    weekNumber: WeekNumber
+    weekNumber: WeekNumber | None = None
 
 
 def read_week(*, ctx: ToolContext, args: GetWeekArgs) -> Outcome:
-    """Every session of one week with its exercises and cardio (user text quoted as data)."""
+    """Every session of one week with its exercises and cardio (user text quoted as data); with
+    no ``weekNumber``, the week around today (or the nearest one)."""
     program_id = ctx.program_id
-    week = get_week(program_id=program_id, number=args.weekNumber)
     today = timezone.localdate()
+    if args.weekNumber is None:
+        week = current_week(
+            list(Week.objects.filter(program_id=program_id).order_by("position")), today
+        )
+        if week is None:
+            raise ToolStateError("NOT_FOUND", "The program has no weeks yet.", "weekNumber")
+    else:
+        week = get_week(program_id=program_id, number=args.weekNumber)
     return Outcome(
         summary="\n".join(week_lines([week], today=today)),
         spoken="\n".join(week_lines([week], today=today, q=plain)),
@@ -34,8 +45,8 @@ SPECS = [
     ToolSpec(
         name="get_week",
         description=(
-            "Read one week in full (sessions, exercises, cardio, notes), e.g. one not in the "
-            "summary. Changes nothing."
+            "Read one week in full (sessions, exercises, cardio, notes); without weekNumber, the "
+            "week around today. Changes nothing."
         ),
         args_model=GetWeekArgs,
         kind="read",

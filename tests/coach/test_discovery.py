@@ -23,8 +23,10 @@ from chat.models import PendingToolBatch, ToolCallRecord
 from chat.services import message_send
 from coach import registry
 from coach.llm.offline import families as offline_families
-from coach.llm.offline.commands import help_text
+from coach.llm.offline.commands import help_text, split_commands
 from coach.registry import FAMILIES, REGISTRY, catalog_lines, get_tool, tool_definitions
+from coach.replies import split_replies
+from programs.tools.offline import COMMANDS as PROGRAM_COMMANDS
 from tests.chat.admin_helpers import logged_in, make_staff
 from tests.chat.helpers import propose
 from tests.chat.scripted_provider import ScriptedProvider
@@ -33,6 +35,7 @@ from tests.llm.offline_support import ask
 
 ROOT = Path(settings.BASE_DIR)
 TOY = "tests.toyfamily"
+PROGRAM_EXAMPLES = list(PROGRAM_COMMANDS.examples)
 
 
 @pytest.fixture
@@ -108,6 +111,20 @@ def test_the_offline_coach_understands_the_toy_tools_declared_sentences(toy_fami
     assert "Here's what I'll change" not in read.text
 
 
+def test_the_toy_familys_verbs_examples_and_replies_are_the_offline_coachs(toy_family):
+    both = ask("toy ping and toy rename to Sam")
+    assert [c.name for c in both.tool_calls] == ["toy_ping"]  # the read first, the change after
+    assert split_commands("toy ping and toy rename to Sam") == ["toy ping", "toy rename to Sam"]
+    assert split_replies(help_text())[1] == ["help", *PROGRAM_EXAMPLES, "toy ping"]
+    assert ask("Show me the toy!").text.startswith("The toy is fine.")
+
+
+def test_without_the_toy_family_its_verbs_and_replies_mean_nothing():
+    assert split_commands("toy ping and toy rename to Sam") == ["toy ping and toy rename to Sam"]
+    assert "toy ping" not in split_replies(help_text())[1]
+    assert "didn't understand" in ask("Show me the toy").text
+
+
 def test_a_declared_sentence_is_unknown_without_its_family():
     assert ask("call me Robin").tool_calls == []
 
@@ -115,6 +132,7 @@ def test_a_declared_sentence_is_unknown_without_its_family():
 def test_the_offline_coach_finds_the_families_commands_in_their_apps():
     modules = [c.parse.__module__ for c in offline_families.declared()]
     assert modules == [
+        "programs.tools.offline",
         "training.tools.offline",
         "library.tools.offline",
         "nutrition.tools.offline",

@@ -45,10 +45,10 @@ def test_arguments_show_types_bounds_defaults_and_nesting():
 
 
 def test_docs_tools_writes_the_file_and_check_fails_when_it_drifted(tmp_path):
-    output = tmp_path / "tools.md"
-    call_command("docs_tools", output=output)
+    output, offline = tmp_path / "tools.md", tmp_path / "offline-commands.md"
+    call_command("docs_tools", output=output, offline_output=offline)
     assert output.read_text(encoding="utf-8") == tools_markdown()
-    call_command("docs_tools", "--check", output=output)
+    call_command("docs_tools", "--check", output=output, offline_output=offline)
     output.write_text(tools_markdown().replace("tier critical", "tier low"), encoding="utf-8")
     with pytest.raises(CommandError, match="out of date"):
-        call_command("docs_tools", "--check", output=output)
+        call_command("docs_tools", "--check", output=output, offline_output=offline)

@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from coach import engine
-from coach.llm.offline import HELP_COMMANDS, parse_command, split_commands
+from coach.llm.offline import parse_command, split_commands
 from coach.registry import REGISTRY, USE_TOOLS
 from coach.toolcalls import ToolCall
+from programs.tools.offline import HELP_COMMANDS
 from tests.llm.offline_support import ask
 
 DOC = Path(__file__).resolve().parents[2] / "coach" / "llm" / "OFFLINE_COMMANDS.md"

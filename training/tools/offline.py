@@ -224,5 +224,9 @@ def _parse(command: str) -> Parsed | None:
 
 
 COMMANDS = Commands(
-    parse=_parse, help=HELP, heading="Training (sessions are week.session, e.g. 2.3):", first=True
+    parse=_parse,
+    help=HELP,
+    heading="Training (sessions are week.session, e.g. 2.3):",
+    first=True,
+    verbs=("log", "compare", "done", "reschedule"),
 )

@@ -17,6 +17,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
+
 from coach import vocabulary
 from coach.tools.base import (
     Outcome,
@@ -199,6 +201,12 @@ def medication_words(arguments: dict[str, Any]) -> Callable[[str], bool]:
     return accepts
 
 
+def crisis_message(arguments: dict[str, Any]) -> str:
+    """Seed 004: a mood logged as crisis is answered with the deployment's fixed, reviewed message
+    (``WELLNESS_CRISIS_MESSAGE``: crisis resources, no diagnosis), never the model's words."""
+    return settings.WELLNESS_CRISIS_MESSAGE if arguments.get("mood") == "crisis" else ""
+
+
 NO_INFERENCE = "Only log what the athlete states in their own words; never infer it from symptoms."
 NO_DIAGNOSIS = "Never diagnose or interpret symptoms."
 
@@ -212,6 +220,7 @@ SPECS = [
         requires_confirmation=False,
         sensitivity="high",
         category="wellness",
+        logs=True,
         needs_program=False,
         display_name="Log a medication or supplement",
         safety_rules=(
@@ -220,6 +229,7 @@ SPECS = [
         ),
         intent_words=("took", "taken", "had", "swallowed", "injected"),
         intent_objects=medication_words,
+        stated_example="I took 5 g of creatine this morning",
         execute=log_medication,
         target=no_target,
     ),
@@ -231,6 +241,7 @@ SPECS = [
         requires_confirmation=False,
         sensitivity="low",
         category="wellness",
+        logs=True,
         needs_program=False,
         display_name="Log your mood",
         safety_rules=(
@@ -238,6 +249,7 @@ SPECS = [
             NO_DIAGNOSIS,
             "For crisis, log it and say nothing else: the app shows the crisis resources.",
         ),
+        crisis=crisis_message,
         execute=log_mood,
         target=no_target,
     ),
@@ -249,6 +261,7 @@ SPECS = [
         requires_confirmation=False,
         sensitivity="low",
         category="wellness",
+        logs=True,
         needs_program=False,
         display_name="Log your readiness",
         safety_rules=(NO_INFERENCE,),
@@ -263,6 +276,7 @@ SPECS = [
         requires_confirmation=True,
         sensitivity="low",
         category="wellness",
+        logs=True,
         needs_program=False,
         display_name="Create a reminder",
         execute=create_reminder,
@@ -276,6 +290,7 @@ SPECS = [
         requires_confirmation=True,
         sensitivity="critical",
         category="wellness",
+        logs=True,
         needs_program=False,
         display_name="Create a care record",
         safety_rules=(NO_INFERENCE, NO_DIAGNOSIS, "The athlete checks the date and time."),

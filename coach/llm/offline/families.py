@@ -13,20 +13,29 @@ from importlib import import_module
 from django.apps import apps
 from django.utils.module_loading import module_has_submodule
 
-from .grammar import Parsed
+from coach.llm.base import Turn
+
+from .grammar import Parsed, ReplyAnswer
 
 
 @dataclass(frozen=True)
 class Commands:
     """A family's offline commands. ``parse`` gets the command as typed and returns its call,
     ``None`` when it isn't one of the family's (or raises ``CommandError`` to say what to type);
-    ``first``: tried before the program's commands (whose wider patterns would take them);
-    ``heading``: its own part of the help ("" lists its commands with the program's)."""
+    ``first``: tried before the other families' commands (whose wider patterns would take them);
+    ``heading``: its own part of the help ("" lists its commands right under the opening line);
+    ``verbs``: the words its commands start with, so that "… and VERB …" starts a new command;
+    ``examples``: commands offered as suggested replies under the help;
+    ``answer``: the suggested replies it understands (given the reply and the conversation's
+    turns, the ``ReplyAnswer``, or None when the reply isn't one of its)."""
 
     parse: Callable[[str], Parsed | None]
     help: Sequence[tuple[str, str]]
     heading: str = ""
     first: bool = False
+    verbs: Sequence[str] = ()
+    examples: Sequence[str] = ()
+    answer: Callable[[str, Sequence[Turn]], ReplyAnswer | None] | None = None
 
 
 @functools.cache

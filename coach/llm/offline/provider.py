@@ -1,5 +1,7 @@
 """The offline provider: answers a conversation with the tool calls its commands name, the help
-text, or an acknowledgment of a decision (read from the structured ``Turn.events``)."""
+text, or an acknowledgment of a decision (read from the structured ``Turn.events``). What is
+pending it reads as data too (``Pending``, passed beside the system prompt, ``reads_pending``),
+never from the prompt's prose."""
 
 from __future__ import annotations
 
@@ -8,13 +10,13 @@ import re
 import time
 from typing import Any
 
-from coach.llm.base import LLMResponse, Turn, Usage
+from coach.llm.base import LLMResponse, Pending, Turn, Usage
 from coach.registry import FAMILIES, REGISTRY, USE_TOOLS
 from coach.toolcalls import ToolCall
 from coach.wording import athlete_words
 
-from .commands import help_text, parse_command
-from .grammar import CommandError, Parsed, split_commands, with_replies
+from .commands import at_once, help_text, parse_command, split_commands
+from .grammar import CommandError, Parsed, with_replies
 from .replies import answer_reply
 
 
@@ -24,19 +26,11 @@ def read_tools() -> set[str]:
     return {spec.name for spec in REGISTRY.values() if spec.kind == "read"} - {USE_TOOLS}
 
 
-def at_once() -> set[str]:
-    """The writes the registry lets through without the athlete's Apply (stated logs)."""
-    return {
-        spec.name
-        for spec in REGISTRY.values()
-        if spec.kind == "write" and not spec.requires_confirmation
-    }
-
-
-def logging_tools() -> set[str]:
-    """Every tool of a family that has writes applied at once: undoing one removes a log."""
-    families = {REGISTRY[name].category for name in at_once()}
-    return {spec.name for spec in REGISTRY.values() if spec.category in families}
+def _logs(names: list[Any]) -> bool:
+    """Every call named is a log of what the athlete stated (``ToolSpec.logs``)."""
+    return bool(names) and all(
+        (spec := REGISTRY.get(name)) is not None and spec.logs for name in names
+    )
 
 
 def acknowledgment(event: dict[str, Any]) -> str:
@@ -74,7 +68,7 @@ def acknowledgment(event: dict[str, Any]) -> str:
             else ""
         )
         return with_replies(f"Your coach declined that change, so nothing changed.{note}", replies)
-    if kind == "undone" and all(c.get("name") in logging_tools() for c in event.get("calls") or []):
+    if kind == "undone" and _logs([c.get("name") for c in event.get("calls") or []]):
         return with_replies("Undone — that log is removed.", replies)
     if kind == "undone":
         return with_replies("Undone — your program is back to how it was.", replies)
@@ -103,17 +97,23 @@ class OfflineProvider:
     name = "offline"
     model = "offline-commands"
     offline = True
+    reads_pending = True  # chat.budget passes the open batch as data
 
     def complete(
-        self, *, system: str = "", turns: list[Turn], tools: list[dict[str, Any]] | None = None
+        self,
+        *,
+        system: str = "",
+        turns: list[Turn],
+        tools: list[dict[str, Any]] | None = None,
+        pending: Pending | None = None,
     ) -> LLMResponse:
         started = time.monotonic()
-        response = self._respond(system, turns, tools)
+        response = self._respond(turns, tools, pending)
         response.latency_ms = int((time.monotonic() - started) * 1000)
         return response
 
     def _respond(
-        self, system: str, turns: list[Turn], tools: list[dict[str, Any]] | None
+        self, turns: list[Turn], tools: list[dict[str, Any]] | None, pending: Pending | None
     ) -> LLMResponse:
         if turns and turns[-1].role == "tool":
             trailing: list[Turn] = []
@@ -145,7 +145,7 @@ class OfflineProvider:
             else (last.athlete_text if last.athlete_text is not None else last.content)
         )
         message = message.strip()
-        reply = answer_reply(message, system=system, turns=turns)
+        reply = answer_reply(message, turns=turns, pending=pending)
         if reply is not None and reply.reads:
             return self._proposal(reply.reads, turns)
         if reply is not None and reply.text:

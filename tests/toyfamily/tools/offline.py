@@ -1,12 +1,13 @@
 """The toy family's offline commands: "toy ping" and "toy rename to NAME", found by the offline
-coach as it finds every family's."""
+coach as it finds every family's; "toy" starts a command after "and"; "toy ping" is offered under
+the help; the suggested reply "Show me the toy" is the toy's to answer."""
 
 from __future__ import annotations
 
 import re
 
 from coach.llm.offline.families import Commands
-from coach.llm.offline.grammar import Parsed
+from coach.llm.offline.grammar import Parsed, ReplyAnswer, with_replies
 
 
 def parse(command: str) -> Parsed | None:
@@ -18,8 +19,17 @@ def parse(command: str) -> Parsed | None:
     return None
 
 
+def answer(text: str, turns) -> ReplyAnswer | None:
+    if re.fullmatch(r"show me the toy", text, re.IGNORECASE):
+        return ReplyAnswer(text=with_replies("The toy is fine.", ["toy ping"]))
+    return None
+
+
 COMMANDS = Commands(
     parse=parse,
     help=[("Ping the toy", "toy ping"), ("Rename the toy", "toy rename to Sam")],
     heading="Toy:",
+    verbs=("toy",),
+    examples=("toy ping",),
+    answer=answer,
 )

@@ -1,0 +1,132 @@
+"""The engine knows no family (issue 19 items 1-2), checked by an AST walk of the source:
+
+- no module of ``coach/`` (every ``.py`` under it, its migrations and management commands
+  included) imports a family app (``programs``, ``training``, ``library``, ``nutrition``,
+  ``wellness``: the apps that declare tools, found by the registry's discovery) or ``chat``;
+- no module of the offline coach's engine (``coach/llm/offline/``) nor of the generic spine
+  (``chat/notes.py``, ``chat/agent.py``, ``chat/refusals.py``, ``coach/guardrails.py``,
+  ``coach/wording.py``) holds a registered tool's name in a string literal, docstrings included:
+  what they need of a tool they read from its declaration (``ToolSpec``). The names come from the
+  registry, so a new tool is checked the moment it is declared.
+
+``PENDING`` lists the modules of ``coach/`` that still import a family while other work moves them
+(the lead empties it after merging); a module listed there that no longer imports one fails, so
+the list can only shrink.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+from django.conf import settings
+
+from coach import registry
+from coach.registry import REGISTRY
+
+ROOT = Path(settings.BASE_DIR)
+COACH = ROOT / "coach"
+NO_TOOL_NAMES = [
+    *sorted((COACH / "llm" / "offline").glob("*.py")),
+    ROOT / "chat" / "notes.py",
+    ROOT / "chat" / "agent.py",
+    ROOT / "chat" / "refusals.py",
+    COACH / "guardrails.py",
+    COACH / "wording.py",
+]
+# Still importing a family while they are moved out of the engine (issue 19, other branches):
+# the engine's snapshots and apply, the program summary, the what-if projection, the plan
+# adjustment, and the management commands that build, export and import programs.
+PENDING = {
+    "coach/engine.py",
+    "coach/render.py",
+    "coach/whatif.py",
+    "coach/plan_adjust.py",
+    "coach/management/commands/bench_tools.py",
+    "coach/management/commands/coach_tools.py",
+    "coach/management/commands/export_program.py",
+    "coach/management/commands/import_program.py",
+}
+
+
+def family_apps() -> set[str]:
+    """The apps that declare tools (found by the registry, as it finds them), the engine aside."""
+    return {module.__name__.split(".")[0] for module in registry.declarations()} - {"coach"}
+
+
+def imported(path: Path) -> set[str]:
+    """The absolute modules ``path`` imports, at any depth (relative imports stay in the app)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module)
+    return found
+
+
+def forbidden_imports(path: Path, forbidden: set[str]) -> set[str]:
+    return {module for module in imported(path) if module.split(".")[0] in forbidden}
+
+
+def engine_tool_names() -> set[str]:
+    """Every registered tool of a family (the engine's own ``use_tools`` aside)."""
+    return {
+        spec.name for spec in REGISTRY.values() if not spec.execute.__module__.startswith("coach.")
+    }
+
+
+def tool_names_in(source: str, names: set[str]) -> list[tuple[int, str]]:
+    """``(line, name)`` for each tool name found, as a word, in a string literal of ``source``."""
+    pattern = re.compile(r"\b(" + "|".join(map(re.escape, sorted(names))) + r")\b")
+    return [
+        (node.lineno, match)
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+        for match in pattern.findall(node.value)
+    ]
+
+
+def test_the_family_apps_are_the_five_families():
+    assert family_apps() == {"programs", "training", "library", "nutrition", "wellness"}
+
+
+def test_no_module_of_coach_imports_a_family_app_or_chat():
+    forbidden = family_apps() | {"chat"}
+    offenders = {
+        f"{path.relative_to(ROOT)}: {', '.join(sorted(modules))}"
+        for path in sorted(COACH.rglob("*.py"))
+        if str(path.relative_to(ROOT)) not in PENDING
+        and (modules := forbidden_imports(path, forbidden))
+    }
+    assert offenders == set()
+
+
+def test_every_pending_module_still_imports_a_family():
+    """An entry that no longer imports a family goes (the list only shrinks)."""
+    forbidden = family_apps() | {"chat"}
+    done = {name for name in PENDING if not forbidden_imports(ROOT / name, forbidden)}
+    assert done == set(), f"remove from PENDING: {sorted(done)}"
+
+
+def test_the_offline_coach_and_the_spine_name_no_tool():
+    names = engine_tool_names()
+    assert {"get_week", "log_mood", "recipe_create"} <= names  # the registry's, not a copy
+    offenders = [
+        f"{path.relative_to(ROOT)}:{line}: {name}"
+        for path in NO_TOOL_NAMES
+        for line, name in tool_names_in(path.read_text(), names)
+    ]
+    assert offenders == []
+
+
+def test_the_check_finds_a_tool_name_in_a_string_or_a_docstring_but_not_in_a_comment():
+    names = engine_tool_names()
+    source = (
+        '"""Undo a log_mood."""\n'
+        "# log_medication in a comment is not a string\n"
+        'x = call.name == "log_medication"\n'
+        'y = "get_weekly"  # a longer word is not the name\n'
+    )
+    assert tool_names_in(source, names) == [(1, "log_mood"), (3, "log_medication")]
