@@ -119,6 +119,9 @@ class ToolSpec:
     # "call me {name}" → {"name": "..."} (a number is passed as a number). Tried after the
     # families' own offline commands (``coach.llm.offline.phrases``).
     phrases: tuple[str, ...] = ()
+    # Given a successful call's arguments, the link shown under the reply (``{"label", "url"}``,
+    # ``coach.links.page_links``), or None; a tool without it shows none.
+    page_link: Callable[[dict[str, Any]], dict[str, str] | None] | None = None
 
     @property
     def label(self) -> str:

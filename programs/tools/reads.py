@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from django.utils import timezone
 
-from coach.render import plain, week_lines
+from coach.render import plain
 from coach.schemas import StrictModel, WeekNumber
 from coach.tools.base import Outcome, ToolContext, ToolSpec, no_target
 
+from ..summary import week_lines
 from .lookups import get_week
 
 

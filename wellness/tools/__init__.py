@@ -1,6 +1,8 @@
 """The wellness family (medication, mood and readiness logs, reminders, care records), declared
-for ``coach.registry``: ``TOOLS`` in the order the model sees them, ``PURPOSES``."""
+for ``coach.registry``: ``TOOLS`` in the order the model sees them, ``PURPOSES``; and for
+``coach.plan``, ``NOTICES`` (the reminders the chat posts, ``wellness.notices``)."""
 
+from .. import notices
 from . import reads, writes
 
 TOOLS = (*writes.SPECS, *reads.SPECS)
@@ -10,3 +12,4 @@ PURPOSES = {
         "records (visits, injuries, physio); read them back"
     ),
 }
+NOTICES = (notices,)
