@@ -55,13 +55,15 @@ class PlanAdjustError(ValueError):
 class DemoSeed:
     """What ``seed_demo`` passes each family's ``DEMO``: the day, the command's options, the
     people the first family made (``athlete``, ``coach``, …), the subject it built, and the lines
-    the command prints (``lines`` in order, then ``closing``)."""
+    the command prints (``lines`` in order, then ``closing``; the ``created`` ones among ``lines``
+    stand out, as news)."""
 
     today: datetime.date
     options: dict[str, Any] = field(default_factory=dict)
     people: dict[str, Any] = field(default_factory=dict)
     lines: list[str] = field(default_factory=list)
     closing: list[str] = field(default_factory=list)
+    created: set[str] = field(default_factory=set)
 
 
 def declared(name: str) -> list[Any]:

@@ -1,9 +1,11 @@
 """The library family (search the workout library, schedule or save a workout, open a page),
 declared for ``coach.registry``: ``TOOLS`` in the order the model sees them, ``PURPOSES``."""
 
+from .. import demo
 from . import workouts
 
 TOOLS = tuple(workouts.SPECS)
 PURPOSES = {
     "library": "search the workout library, put a workout on the calendar or save one, open a page",
 }
+DEMO = demo.demo  # seed_demo's part of this family (coach.plan)

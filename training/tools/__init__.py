@@ -4,6 +4,7 @@ training family (reads of activities, plan, sleep and fitness), declared for ``c
 ``coach.plan``, ``ADJUSTMENTS`` (realign, lighter days: ``training.plan_adjust``) and ``WHATIF``
 (the preview's projected form: ``training.whatif``)."""
 
+from .. import demo
 from .. import plan_adjust as adjustments
 from .. import whatif as projection
 from . import plan_adjust, reads, schedule
@@ -15,3 +16,4 @@ PURPOSES = {
 }
 ADJUSTMENTS = adjustments
 WHATIF = projection
+DEMO = demo.demo  # seed_demo's part of this family (coach.plan)

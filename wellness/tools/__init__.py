@@ -2,7 +2,7 @@
 for ``coach.registry``: ``TOOLS`` in the order the model sees them, ``PURPOSES``; and for
 ``coach.plan``, ``NOTICES`` (the reminders the chat posts, ``wellness.notices``)."""
 
-from .. import notices
+from .. import demo, notices
 from . import reads, writes
 
 TOOLS = (*writes.SPECS, *reads.SPECS)
@@ -13,3 +13,4 @@ PURPOSES = {
     ),
 }
 NOTICES = (notices,)
+DEMO = demo.demo  # seed_demo's part of this family (coach.plan)
