@@ -30,9 +30,7 @@ class Command(BaseCommand):
         with transaction.atomic():
             for family_demo in declared("DEMO"):
                 family_demo(seed)
-        for index, line in enumerate(seed.lines):
-            self.stdout.write(
-                self.style.SUCCESS(line) if index == 0 and "Created" in line else line
-            )
+        for line in seed.lines:
+            self.stdout.write(self.style.SUCCESS(line) if line in seed.created else line)
         for line in seed.closing:
             self.stdout.write(line)
