@@ -12,20 +12,30 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from .models import Program, Session
+from .demo_builders import build_program_bulk
+from .export import export_program
+from .models import Program, Session, Week
 from .selectors import program_week_view, version_key
-from .summary import SUMMARY_DETAILS, cached_program_summary
+from .summary import SUMMARY_DETAILS, cached_program_summary, week_lines
 
 __all__ = [
     "SUMMARY_DETAILS",
+    "bulk",
     "current",
+    "export",
     "lock",
     "newest",
     "session",
     "summary",
     "version_key",
     "week_panel",
+    "week_text",
 ]
+
+# Benchmarks (``bench_*``): a synthetic plan of weeks × sessions × exercises for an athlete.
+bulk = build_program_bulk
+# The plan as JSON (what ``export_program`` writes): the evals and benchmarks compare and count it.
+export = export_program
 
 
 def newest(athlete: Any) -> QuerySet[Program]:
@@ -58,3 +68,9 @@ def summary(*, program: Program, today: datetime.date, detail: str = "full") -> 
 def session(plan: Program, pk: int) -> Session | None:
     """The session ``pk`` of ``plan`` with its week, or None (someone else's is None too)."""
     return Session.objects.select_related("week").filter(pk=pk, week__program=plan).first()
+
+
+def week_text(plan: Program, *, position: int, today: datetime.date) -> str:
+    """Week ``position`` in full, as the ``get_week`` tool shows it to the model ("" without it)."""
+    week = Week.objects.filter(program=plan, position=position).first()
+    return "\n".join(week_lines([week], today=today)) if week else ""
