@@ -1,6 +1,7 @@
 """What the engine and the chat need of the families, found by discovery: the plan a conversation
 is about (``plan()``), the plan's adjustments (``adjustments()``), the preview's what-if
-(``whatif()``), and every family's demo data and notices (``declared("DEMO")``, ``"NOTICES"``).
+(``whatif()``), and every family's demo data, notices and eval fixtures (``declared("DEMO")``,
+``"NOTICES"``, ``"EVAL"``).
 
 As ``get_user_model()`` gives the user model named by ``AUTH_USER_MODEL``, ``plan_model()`` gives
 the model named by ``settings.SPOTTER_PLAN_MODEL`` (the FK of ``chat.Conversation.program`` reads
@@ -9,21 +10,27 @@ is a new app's migration, as for a custom user model). Everything else the chat 
 declared by the family that provides it, in its ``tools`` module (the module the registry
 already discovers, ``coach.discovery``):
 
-* ``PLAN``: an object (a module will do) with ``current(athlete)`` (the athlete's newest plan or
-  None), ``current_subquery()`` (the same as a subquery of the plan's pk per ``athlete``),
-  ``lock(plan)`` (``SELECT … FOR UPDATE`` of the row; None when it is gone), ``version_key(plan)``
-  (a string that changes whenever the plan does), ``week_panel(plan, *, today, week_number)`` (the
-  context of the chat's week panel), ``summary(*, program, today, detail)`` and
-  ``SUMMARY_DETAILS`` (the prompt's compact summary, richest level first), ``session(plan, pk)``
-  (a session of that plan, or None) and ``session_words(session)`` (how the athlete names it).
+* ``PLAN``: an object (a module will do) with ``newest(athlete)`` (the athlete's plans, newest
+  first, as a queryset), ``current(athlete)`` (the newest or None), ``lock(plan)`` (``SELECT … FOR
+  UPDATE`` of its row; None when it is gone), ``version_key(plan)`` (a string that changes whenever
+  the plan does), ``week_panel(plan, *, today, week_number)`` (the context of the chat's week
+  panel), ``summary(*, program, today, detail)`` and ``SUMMARY_DETAILS`` (the prompt's compact
+  summary, richest level first), ``session(plan, pk)`` (a session of that plan with its week, or
+  None); for the benchmarks ``bulk(*, athlete, weeks, sessions, exercises, …)`` (a synthetic plan),
+  ``export(plan)`` (as JSON) and ``week_text(plan, *, position, today)``.
 * ``ADJUSTMENTS``: ``today(athlete)``, ``missed_summary``, ``missed_sessions``, ``realign_calls``,
   ``lighter_calls``, ``MIN_DAYS``, ``MAX_DAYS`` (``chat.plan_actions``); their errors are
   ``PlanAdjustError`` below, so the chat can catch them without naming the family.
 * ``WHATIF``: ``key_dates(ctx)`` and ``form(ctx, dates)`` (``coach.whatif``).
 * ``DEMO``: a callable ``(seed: DemoSeed) -> None`` per family, run in ``INSTALLED_APPS`` order by
   ``seed_demo`` (the family that makes the demo people goes first and sets ``seed.people``).
-* ``NOTICES``: objects with ``due(now)``, ``claim(due)``, ``athlete(due)``, ``text(due)`` and
-  ``model_text(due)``, posted in the athlete's chat by ``chat.reminders``.
+* ``NOTICES``: objects with ``due(now)``, ``claim(due)``, ``athlete(due)``, ``label(due)``,
+  ``text(due)`` and ``model_text(due)``, posted in the athlete's chat by ``chat.reminders``.
+* ``EVAL``: a family's part of the coach's evaluation scenarios (``chat.evals``): the ``KEYS`` of
+  ``[fixture]`` it reads, ``build(world, spec)``, ``snapshot(world)`` (what a message step must
+  not change), ``PLACEHOLDERS`` (kind → ``resolve(ctx, expr)``), ``EXPECTS`` (expectation key →
+  ``value_at(world, path, *, lookup, missing)``) and, for the plan's family, ``edit(world, step)``
+  (a coach's edit while the card is open).
 
 ``PLAN``, ``ADJUSTMENTS`` and ``WHATIF`` are declared by at most one family each; two are an
 ``ImproperlyConfigured`` error, none is ``LookupError`` for ``plan()`` and ``adjustments()``

@@ -3,10 +3,11 @@
 sees them, ``PURPOSES`` the one-line description of each family not sent with every call; and
 ``PLAN``, what the chat needs of the program a conversation is about (``coach.plan``)."""
 
-from .. import demo, plan
+from .. import demo, evals, plan
 from . import exercises, reads, sessions, weeks
 
 TOOLS = (*exercises.SPECS, *sessions.SPECS, *weeks.SPECS, *reads.SPECS)
 PURPOSES: dict[str, str] = {}  # the program family is sent with every call
 PLAN = plan
 DEMO = demo.demo  # seed_demo's part of this family (coach.plan)
+EVAL = evals  # its part of the coach's evaluation scenarios (chat.evals, coach.plan)

@@ -4,7 +4,7 @@ training family (reads of activities, plan, sleep and fitness), declared for ``c
 ``coach.plan``, ``ADJUSTMENTS`` (realign, lighter days: ``training.plan_adjust``) and ``WHATIF``
 (the preview's projected form: ``training.whatif``)."""
 
-from .. import demo
+from .. import demo, evals
 from .. import plan_adjust as adjustments
 from .. import whatif as projection
 from . import plan_adjust, reads, schedule
@@ -17,3 +17,4 @@ PURPOSES = {
 ADJUSTMENTS = adjustments
 WHATIF = projection
 DEMO = demo.demo  # seed_demo's part of this family (coach.plan)
+EVAL = evals  # its part of the coach's evaluation scenarios (chat.evals, coach.plan)
