@@ -1,6 +1,6 @@
 """Notice delivery: Celery beat runs ``deliver_due`` every ``WELLNESS_REMINDER_INTERVAL`` seconds
 (``chat.tasks.deliver_reminders``). The notices come from the families that declare ``NOTICES``
-(``coach.plan``; for Spotter, the wellness reminders, ``wellness.notices``). Each notice due now is
+(``coach.plan``; for Spotter, the wellness reminders, ``wellness.tools.notices``). Each notice due now is
 claimed once (the family's ``claim``: for a reminder, a unique row per local day, so two ticks or
 two beats can't both deliver it) and posted, as a coach message in the same transaction, in the
 conversation the chat page opens: the latest about the athlete's current program

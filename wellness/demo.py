@@ -9,8 +9,6 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
-from coach.plan import DemoSeed
-
 from .models import MedicationLog, ReadinessLog, Reminder
 
 DAYS = 7
@@ -57,12 +55,3 @@ def seed_wellness_demo(*, athlete, today: datetime.date) -> DemoResult:
             athlete=athlete, title="Take creatine", time=datetime.time(8, 0), days=list(range(1, 8))
         )
     return DemoResult(readiness=readiness, supplements=supplements)
-
-
-def demo(seed: DemoSeed) -> None:
-    """``seed_demo``'s part of this family (``DEMO`` in ``wellness.tools``)."""
-    wellness = seed_wellness_demo(athlete=seed.people["athlete"], today=seed.today)
-    seed.lines.append(
-        f"Wellness: {wellness.readiness} new readiness logs, {wellness.supplements} new "
-        "supplement logs (the last 7 days), a daily creatine reminder."
-    )

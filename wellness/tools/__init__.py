@@ -1,9 +1,9 @@
 """The wellness family (medication, mood and readiness logs, reminders, care records), declared
 for ``coach.registry``: ``TOOLS`` in the order the model sees them, ``PURPOSES``; and for
-``coach.plan``, ``NOTICES`` (the reminders the chat posts, ``wellness.notices``)."""
+``coach.plan``, ``NOTICES`` (the reminders the chat posts, ``wellness.tools.notices``)
+and ``DEMO`` (``wellness.tools.demo``)."""
 
-from .. import demo, notices
-from . import reads, writes
+from . import demo, notices, reads, writes
 
 TOOLS = (*writes.SPECS, *reads.SPECS)
 PURPOSES = {

@@ -1,5 +1,6 @@
 """The athlete's reminders as notices the chat posts (``NOTICES`` in ``wellness.tools``, found by
-``coach.plan``; the chat's ``chat.reminders`` delivers them, so this app never needs the chat).
+``coach.plan``; the chat's ``chat.reminders`` delivers them, so this app never needs the chat,
+and its data code, ``wellness.services``, never the engine).
 
 Celery beat runs the delivery every ``WELLNESS_REMINDER_INTERVAL`` seconds. Each reminder whose
 local time has come (in the athlete's time zone, ``services.due_reminders``) is claimed once for
@@ -14,8 +15,8 @@ from typing import Any
 
 from coach.render import quote
 
-from . import services
-from .services import Due
+from .. import services
+from ..services import Due
 
 
 def reminder_text(title: str, at: datetime.time) -> str:
