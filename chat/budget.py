@@ -7,7 +7,7 @@ safety margin (2 %, at least 256 tokens), and fills it in this order:
    pending). The schemas are those of the program tools, ``use_tools`` and the families loaded
    for the call (``chat.toolsets``: asked for in this turn, or in use in the last replies); every
    other family is one line of the prompt. The summary shows as much of the program as keeps this
-   part within 70 % of the budget (``coach.render.program_summary``'s levels: full, current,
+   part within 70 % of the budget (the plan's summary levels, ``coach.plan``: full, current,
    brief, outline). When even the outline leaves too little room (a small window, 8k), the
    families in use are left out, then only those this turn asked for go with the program tools.
    A family loaded in the middle of a turn (``fit``) chooses again.
@@ -46,8 +46,8 @@ from django.utils import timezone
 
 from coach.llm.base import Deadline, LLMResponse, Provider, Turn
 from coach.llm.tokens import TokenCounter, counter_for
+from coach.plan import plan
 from coach.registry import get_tool, tool_definitions
-from coach.render import SUMMARY_DETAILS, cached_program_summary
 
 from . import proposals, toolsets
 from .models import BatchDecision, Conversation, Message, PendingToolBatch
@@ -234,7 +234,7 @@ class TurnRequest:
 
     def _system(self, detail: str, families: list[str]) -> str:
         if detail not in self.program_texts:  # each summary level is rendered once a turn
-            self.program_texts[detail] = cached_program_summary(
+            self.program_texts[detail] = plan().summary(
                 program=self.conversation.program,
                 today=self.today or timezone.localdate(),
                 detail=detail,
@@ -255,7 +255,7 @@ class TurnRequest:
         else the poorest tier at the outline."""
         for families in toolsets.tiers(in_use=self.in_use, asked=self.asked):
             tools = tool_definitions(families=families)
-            for detail in SUMMARY_DETAILS:
+            for detail in plan().SUMMARY_DETAILS:
                 system = self._system(detail, families)
                 fixed = self.counter.request(system=system, turns=[], tools=tools)
                 if fixed <= FIXED_SHARE * self.budget:

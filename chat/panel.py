@@ -5,7 +5,7 @@ request that shows the same week of the same program on the same day, and a prog
 without its version changing (every service bumps ``Program.version``; the page already trusts
 that when it skips resending the panel, ``chat.views.common.regions``). So the rendered HTML is
 kept in Django's cache under a key made of everything it depends on: the program's state
-(``programs.selectors.version_key``: id, version, ``updated_at``), the week asked for, and today's
+(the plan's ``version_key``, ``coach.plan``: for a program its id, version and ``updated_at``), the week asked for, and today's
 date (which week is current, which session is today). A change gives a new key;
 nothing is ever invalidated by hand, so the cache can't be stale, and a per-process cache (the
 default local-memory one) is as correct as a shared one. The panel holds no per-request data
@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass
+from typing import Any
 
 from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 
-from programs.models import Program
-from programs.selectors import program_week_view, version_key
+from coach.plan import plan
 
 TEMPLATE = "chat/_week.html"
 TTL_SECONDS = 24 * 60 * 60  # a key can't outlive its day anyway
@@ -38,12 +38,12 @@ class WeekPanel:
     html: SafeString
 
 
-def panel_key(program: Program, *, week_number: int | None, today: datetime.date) -> str:
-    return f"chat:week-panel:{version_key(program)}:{week_number or 0}:{today.isoformat()}"
+def panel_key(program: Any, *, week_number: int | None, today: datetime.date) -> str:
+    return f"chat:week-panel:{plan().version_key(program)}:{week_number or 0}:{today.isoformat()}"
 
 
 def week_panel(
-    program: Program, *, week_number: int | None = None, today: datetime.date | None = None
+    program: Any, *, week_number: int | None = None, today: datetime.date | None = None
 ) -> WeekPanel:
     """The panel for week ``week_number`` (the current week when None) of ``program`` as loaded:
     from the cache, or read (three queries) and rendered once."""
@@ -51,7 +51,7 @@ def week_panel(
     key = panel_key(program, week_number=week_number, today=today)
     html = cache.get(key)
     if html is None:
-        view = program_week_view(program=program, today=today, week_number=week_number)
+        view = plan().week_panel(program, today=today, week_number=week_number)
         html = render_to_string(TEMPLATE, {"week": view})
         cache.set(key, str(html), TTL_SECONDS)
     return WeekPanel(version=program.version, html=mark_safe(html))

@@ -1,6 +1,6 @@
 """Changes the athlete asks for with a button instead of words: **Move** a session (the calendar),
 **Realign my plan** and **Not feeling 100 %** (the chat). Each becomes an ordinary proposal: the
-calls (built deterministically: the reschedule tool, ``coach.plan_adjust``) go through
+calls (built deterministically: the reschedule tool, the plan's ``ADJUSTMENTS``, ``coach.plan``) go through
 ``chat.proposals.propose`` like a model's, so they are validated, previewed on the card, editable,
 applied only by Apply Changes, and undoable. Nothing moves before Apply.
 
@@ -12,7 +12,7 @@ reads that exchange like any other; the conversation stays valid for every provi
 called for the click itself; the decision that follows (Apply, Cancel, Undo) is acknowledged as
 usual.
 
-**The offer.** ``plan_offer`` says how many sessions are missed (``coach.plan_adjust``'s rule) and
+**The offer.** ``plan_offer`` says how many sessions are missed (the adjustments' rule) and
 whether to offer Realign (from 3); Not feeling 100 % is always offered, 3 to 14 days.
 """
 
@@ -20,15 +20,14 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
-from coach import plan_adjust
+from coach.plan import adjustments
 from coach.render import quote
 from coach.toolcalls import ToolCall
-from programs.models import Session
-from training.services import athlete_today, profile_for
 
 from . import proposals, refusals
 from .models import Conversation, Message
@@ -36,7 +35,6 @@ from .storable import strip_nul
 
 SOURCE = "spotter"
 STRATEGIES = ("swap", "push")
-LIGHTER_CHOICES = tuple(range(plan_adjust.MIN_DAYS, plan_adjust.MAX_DAYS + 1))
 DEFAULT_LIGHTER_DAYS = 7
 REPLIES = ["What does this change?"]
 
@@ -52,18 +50,19 @@ class ActionResult:
 
 
 def today_of(conversation: Conversation) -> datetime.date:
-    return athlete_today(profile=profile_for(athlete=conversation.athlete))
+    return adjustments().today(conversation.athlete)
 
 
 def plan_offer(conversation: Conversation) -> dict:
     """What the chat offers under the messages when nothing is pending (``views.plan_offer``)."""
-    summary = plan_adjust.missed_summary(
+    adjust = adjustments()
+    summary = adjust.missed_summary(
         program_id=conversation.program_id, today=today_of(conversation)
     )
     return {
         "missed": summary.count,
         "realign": summary.offer_realign,
-        "lighter_choices": LIGHTER_CHOICES,
+        "lighter_choices": tuple(range(adjust.MIN_DAYS, adjust.MAX_DAYS + 1)),
         "lighter_default": DEFAULT_LIGHTER_DAYS,
     }
 
@@ -135,7 +134,7 @@ def propose_action(
 
 
 def move_session(
-    *, conversation: Conversation, session: Session, new_date: datetime.date, strategy: str
+    *, conversation: Conversation, session: Any, new_date: datetime.date, strategy: str
 ) -> ActionResult:
     """Propose ``reschedule_workout`` for a session of the conversation's program (the caller
     checked that it is)."""
@@ -169,10 +168,11 @@ def move_session(
 
 
 def realign(*, conversation: Conversation) -> ActionResult:
-    """Propose the realignment; ``plan_adjust.PlanAdjustError`` when nothing was missed."""
+    """Propose the realignment; ``coach.plan.PlanAdjustError`` when nothing was missed."""
     today = today_of(conversation)
-    missed = plan_adjust.missed_sessions(program_id=conversation.program_id, today=today)
-    calls = plan_adjust.realign_calls(program_id=conversation.program_id, today=today)
+    adjust = adjustments()
+    missed = adjust.missed_sessions(program_id=conversation.program_id, today=today)
+    calls = adjust.realign_calls(program_id=conversation.program_id, today=today)
     count = len(missed)
     reply = (
         f"You've missed {count} session{'s' if count != 1 else ''} since your last workout. "
@@ -189,10 +189,10 @@ def realign(*, conversation: Conversation) -> ActionResult:
 
 
 def lighter(*, conversation: Conversation, days: object) -> ActionResult:
-    """Propose lighter days; ``plan_adjust.PlanAdjustError`` (naming 3 to 14) on a bad length or
+    """Propose lighter days; ``coach.plan.PlanAdjustError`` (naming 3 to 14) on a bad length or
     when nothing in those days can be made lighter."""
     today = today_of(conversation)
-    calls = plan_adjust.lighter_calls(program_id=conversation.program_id, today=today, days=days)
+    calls = adjustments().lighter_calls(program_id=conversation.program_id, today=today, days=days)
     reply = (
         f"Take it easier for {days} days: fewer sets, lower loads and shorter cardio, one change "
         "per exercise or cardio block on the card. Edit or remove any of them, then Apply Changes."

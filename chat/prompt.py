@@ -39,11 +39,11 @@ from typing import Any
 from django.utils import timezone
 
 from coach.llm.base import Pending, PendingCall, Turn
+from coach.plan import plan
 from coach.registry import USE_TOOLS, catalog_lines, policy_lines
-from coach.render import bounded_json, cached_program_summary, quote
+from coach.render import bounded_json, quote
 from coach.toolcalls import ToolCall
 from coach.vocabulary import day_name
-from programs.models import Program
 
 from .models import Conversation, Message, PendingToolBatch
 from .notes import athlete_text, coach_note, event_data, model_note
@@ -163,7 +163,7 @@ def tools_section(families: list[str] | None = None) -> str:
 
 def build_system_prompt(
     *,
-    program: Program,
+    program: Any,
     athlete: Any,
     batch: PendingToolBatch | None,
     today: datetime.date | None = None,
@@ -172,12 +172,12 @@ def build_system_prompt(
     summary: str | None = None,
 ) -> str:
     """The system prompt; ``detail`` is how much of the program it shows
-    (``coach.render.program_summary``; ``chat.budget`` picks it, and may pass the ``summary`` it
+    (the plan's ``summary``, ``coach.plan``; ``chat.budget`` picks it, and may pass the ``summary`` it
     already rendered), ``families`` the tool families whose schemas go with it (``tools_section``)."""
     today = today or timezone.localdate()
     name = (getattr(athlete, "first_name", "") or getattr(athlete, "username", "")) or "the athlete"
     if summary is None:
-        summary = cached_program_summary(program=program, today=today, detail=detail)
+        summary = plan().summary(program=program, today=today, detail=detail)
     return SYSTEM_PROMPT.format(
         athlete=quote(name, limit=60),
         weekday=day_name(today),

@@ -29,6 +29,7 @@ transaction, which locks it, so two posts at the same moment are counted one aft
 from __future__ import annotations
 
 import datetime
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -36,7 +37,7 @@ from django.db import transaction
 from django.db.models import Case, F, Q, QuerySet, Subquery, Value, When
 from django.utils import timezone
 
-from programs.models import Program
+from coach.plan import plan
 
 from .access import athlete_conversations, current_program_subquery, may_post_as_coach
 from .models import Conversation, Message
@@ -57,9 +58,10 @@ def read_only_reason(conversation: Conversation) -> str:
     )
 
 
-def current_program(athlete) -> Program | None:
-    """The athlete's newest program (``chat.access.current_program_id``)."""
-    return Program.objects.filter(athlete=athlete).order_by("-created_at", "-pk").first()
+def current_program(athlete) -> Any | None:
+    """The athlete's newest program (``chat.access.current_program_id``), from the plan's family
+    (``coach.plan``)."""
+    return plan().current(athlete)
 
 
 def conversation_for_athlete(*, athlete) -> Conversation | None:
@@ -67,7 +69,7 @@ def conversation_for_athlete(*, athlete) -> Conversation | None:
     created on first use; None when they have no program."""
     if athlete is None or not getattr(athlete, "is_authenticated", False):
         return None
-    newest = Program.objects.filter(athlete=athlete).order_by("-created_at", "-pk")
+    newest = plan().newest(athlete)
     # One query on most pages: the latest conversation about the newest program, with it.
     conversation = (
         athlete_conversations(athlete)
@@ -103,7 +105,7 @@ def conversation_new(*, athlete) -> Conversation | None:
     if program is None:
         return None
     with transaction.atomic():
-        Program.objects.select_for_update().filter(pk=program.pk).first()
+        plan().lock(program)
         latest = athlete_conversations(athlete).filter(program=program).order_by("-pk").first()
         if latest is not None and not latest.messages.exists():
             return latest

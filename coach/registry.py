@@ -23,14 +23,11 @@ from __future__ import annotations
 import copy
 import functools
 from collections.abc import Iterable
-from importlib import import_module
-from types import ModuleType
 from typing import Any
 
-from django.apps import apps
 from django.core.exceptions import ImproperlyConfigured
-from django.utils.module_loading import module_has_submodule
 
+from .discovery import declarations
 from .tools.base import ToolSpec
 from .tools.catalog import CATALOG, USE_TOOLS, Family, families_of, use_tools_spec
 
@@ -78,27 +75,12 @@ def _checked(spec: ToolSpec) -> ToolSpec:
     return spec
 
 
-# The module a family app declares its tools in (``TOOLS``, ``PURPOSES``), as ``admin`` for the admin.
-DECLARATIONS = "tools"
 # The families whose schemas go with every model call: those a declaration names in its
 # ``ALWAYS_SENT`` (the program's), and use_tools' own. Filled in place by ``discover``.
 ALWAYS_SENT: list[str] = []
 
 FAMILIES: dict[str, Family] = {}
 REGISTRY: dict[str, ToolSpec] = {}
-
-
-def declarations() -> list[ModuleType]:
-    """The ``tools`` module of every installed app that declares ``TOOLS``, in INSTALLED_APPS
-    order (the engine's own ``coach.tools`` declares none)."""
-    found = []
-    for config in apps.get_app_configs():
-        if not module_has_submodule(config.module, DECLARATIONS):
-            continue
-        module = import_module(f"{config.name}.{DECLARATIONS}")
-        if hasattr(module, "TOOLS"):
-            found.append(module)
-    return found
 
 
 def discover() -> None:

@@ -1,11 +1,10 @@
-"""The what-if of a preview: the projected Form (TSB) on the plan's next key dates (the end of this
-week, the end of the program) before and after a proposed change.
+"""The what-if of a preview: the projected Form (TSB) on the plan's next key dates before and after
+a proposed change (``coach.engine.preview_calls`` reads it before the run and again inside the
+rolled-back run, so the "after" is exactly what applying would give).
 
-The engine reads the form before the run and again inside the rolled-back run
-(``training.selectors.form_on_dates`` reads the database as it is at that moment), so the "after"
-is exactly what applying would give. Only the athlete's current program feeds the projection, so
-a batch on another program has no what-if. Rows whose form doesn't change are left out; a batch
-that changes no form has none.
+Which dates and what form come from the family that declares ``WHATIF`` (``coach.plan``: for
+Spotter, the training family's ``training.whatif``); with none installed, a preview has no
+what-if. Rows whose form doesn't change are left out; a batch that changes no form has none.
 """
 
 from __future__ import annotations
@@ -13,43 +12,24 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from django.db.models import Max
-
-from programs import workout_log
-from programs.models import Week
-from training.selectors import form_on_dates
-from training.services import athlete_today, profile_for
-
+from . import plan
 from .tools.base import ToolContext
 
 KeyDates = list[tuple[str, datetime.date]]
 
 
 def key_dates(ctx: ToolContext) -> KeyDates:
-    """The end of this week and the end of the program, when the program reaches past today."""
-    program = ctx.program
-    if program is None or ctx.athlete is None:
-        return []
-    current = workout_log.athlete_program(athlete=ctx.athlete)
-    if current is None or current.pk != program.pk:
-        return []
-    today = athlete_today(profile=profile_for(athlete=ctx.athlete))
-    end = Week.objects.filter(program=program).aggregate(end=Max("end_date"))["end"]
-    if end is None or end <= today:
-        return []  # a plan with no future has nothing to project
-    dates: KeyDates = []
-    week_end = today + datetime.timedelta(days=6 - today.weekday())
-    if today < week_end < end:
-        dates.append(("End of this week", week_end))
-    dates.append(("End of the program", end))
-    return dates
+    """The dates to project (none without a ``WHATIF`` family)."""
+    source = plan.whatif()
+    return source.key_dates(ctx) if source is not None else []
 
 
 def form(ctx: ToolContext, dates: KeyDates) -> dict[datetime.date, float]:
-    if not dates:
+    """The projected form on ``dates``, as the database is at this moment."""
+    source = plan.whatif()
+    if source is None or not dates:
         return {}
-    values = form_on_dates(athlete=ctx.athlete, dates=[d for _, d in dates])
-    return {day: value["tsb"] for day, value in values.items()}
+    return source.form(ctx, dates)
 
 
 def rows(

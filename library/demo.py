@@ -13,6 +13,8 @@ from typing import Any
 
 from django.db import transaction
 
+from coach.plan import DemoSeed
+
 from .demo_data import ATHLETE_WORKOUTS, COACH_WORKOUTS
 from .models import LibraryWorkout
 from .services import save_workout_to_library
@@ -37,3 +39,9 @@ def seed_library_demo(*, coach: Any, athlete: Any) -> LibrarySeedResult:
             save_workout_to_library(owner=owner, shared=shared, **spec)
             created += 1
     return LibrarySeedResult(created=created, total=len(COACH_WORKOUTS) + len(ATHLETE_WORKOUTS))
+
+
+def demo(seed: DemoSeed) -> None:
+    """``seed_demo``'s part of this family (``DEMO`` in ``library.tools``)."""
+    library = seed_library_demo(coach=seed.people["coach"], athlete=seed.people["athlete"])
+    seed.lines.append(f"Workout library: {library.total} demo workouts ({library.created} new).")

@@ -16,8 +16,7 @@ from django.contrib.postgres.search import SearchVectorField
 from django.db import models
 from django.db.models import Q
 
-from coach.vocabulary import SPORTS, text_choices
-from programs.models import CardioType
+from coach.vocabulary import CARDIO_TYPES, SPORTS, text_choices
 
 __all__ = [
     "CalendarFeed",
@@ -29,6 +28,9 @@ __all__ = [
     "Sport",
 ]
 
+
+# The cardio block kinds, the same words as a session's (``coach.vocabulary``).
+CardioType = text_choices("CardioType", CARDIO_TYPES, CARDIO_TYPES)
 
 # STRENGTH = "strength" ("Strength"), RUNNING, CYCLING, ROWING, SWIMMING, CONDITIONING, MOBILITY.
 Sport = text_choices(

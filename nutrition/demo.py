@@ -16,6 +16,8 @@ from typing import Any
 
 from django.db import transaction
 
+from coach.plan import DemoSeed
+
 from . import services
 from .access import household_for
 from .aggregation import Line
@@ -173,3 +175,13 @@ def seed_nutrition_demo(*, athlete: Any, today: datetime.date) -> NutritionSeedR
         services.push_ingredients(grocery_list=grocery_list, incoming=lines)
         items = grocery_list.items.count()
     return NutritionSeedResult(added_ingredients, created, meals, items)
+
+
+def demo(seed: DemoSeed) -> None:
+    """``seed_demo``'s part of this family (``DEMO`` in ``nutrition.tools``)."""
+    food = seed_nutrition_demo(athlete=seed.people["athlete"], today=seed.today)
+    seed.lines.append(
+        f"Nutrition: {food.recipes} new recipes, {food.meals} meals planned this week, "
+        f"{food.list_items} items on a new grocery list (known ingredients: "
+        f"{food.ingredients} added)."
+    )

@@ -24,6 +24,7 @@ from django.db import transaction
 from django.db.models import Count
 from django.utils import timezone
 
+from coach.plan import DemoSeed
 from coach.vocabulary import day_name
 
 from . import services
@@ -220,3 +221,29 @@ def seed_demo(*, today: datetime.date | None = None, reset_program: bool = False
     program = build_demo_program(athlete=athlete, coach=coach, start_date=start)
     log_demo_workouts(program=program, today=today)
     return SeedResult(users=users, program=program, program_created=True)
+
+
+def demo(seed: DemoSeed) -> None:
+    """``seed_demo``'s part of this family (``DEMO`` in ``programs.tools``; it runs first, in
+    INSTALLED_APPS order): the demo people, the program, and the logins printed last."""
+    result = seed_demo(today=seed.today, reset_program=bool(seed.options.get("reset_program")))
+    program = result.program
+    seed.people.update(athlete=program.athlete, coach=program.coach)
+    weeks = program.weeks.count()
+    if result.program_created:
+        line = (
+            f'Created "{program.name}" for {program.athlete.username}: {weeks} weeks from '
+            f"Monday {program.start_date.isoformat()}, coached by {program.coach}."
+        )
+        seed.lines.append(line)
+        seed.created.add(line)
+    else:
+        seed.lines.append(
+            f'Kept the existing "{program.name}" (version {program.version}, {weeks} weeks, '
+            f"from {program.start_date.isoformat()}). Use --reset-program to rebuild it."
+        )
+    seed.closing.append("Log in at /accounts/login/ as:")
+    width = max(len(f"{login.username} / {login.password}") for login in DEMO_LOGINS)
+    for login in DEMO_LOGINS:
+        credentials = f"{login.username} / {login.password}"
+        seed.closing.append(f"  {credentials:<{width}}  ({login.where})")

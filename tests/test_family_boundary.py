@@ -40,13 +40,6 @@ NO_TOOL_NAMES = [
 # adjustment, and the management commands that build, export and import programs.
 PENDING = {
     "coach/engine.py",
-    "coach/render.py",
-    "coach/whatif.py",
-    "coach/plan_adjust.py",
-    "coach/management/commands/bench_tools.py",
-    "coach/management/commands/coach_tools.py",
-    "coach/management/commands/export_program.py",
-    "coach/management/commands/import_program.py",
 }
 
 

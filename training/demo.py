@@ -16,6 +16,8 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
+from coach.plan import DemoSeed
+
 from .importers.base import ActivityData, downsample
 from .models import Activity, AthleteProfile, SleepRecord
 from .services import build_activity, profile_for
@@ -143,3 +145,12 @@ def seed_training_demo(*, athlete, today: datetime.date) -> DemoResult:
         Activity.objects.bulk_create(activities, batch_size=200)
         SleepRecord.objects.bulk_create(sleep, batch_size=200)
     return DemoResult(activities=len(activities), sleep=len(sleep))
+
+
+def demo(seed: DemoSeed) -> None:
+    """``seed_demo``'s part of this family (``DEMO`` in ``training.tools``)."""
+    training = seed_training_demo(athlete=seed.people["athlete"], today=seed.today)
+    seed.lines.append(
+        f"Training data: {training.activities} new activities, {training.sleep} new nights "
+        "of sleep (12 weeks up to yesterday)."
+    )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from programs.export import export_program
+from coach.plan import declared
 
 from .. import proposals
 from ..models import Message
@@ -68,12 +68,17 @@ def check_step(
         checks.append(
             Check("the model was told and answered", ok, f"{len(result.replies)} replies")
         )
-    if "program" in expect:
-        exported = export_program(world.program)
-        for path, matcher in expect["program"].items():
-            ok, why = matches(program_value(exported, path), matcher)
-            checks.append(Check(f"program {path}", ok, why))
+    for key, value_at in expectations().items():  # the families' own: "program"
+        for path, matcher in expect.get(key, {}).items():
+            ok, why = matches(value_at(world, path, lookup=lookup, missing=MISSING), matcher)
+            checks.append(Check(f"{key} {path}", ok, why))
     return checks
+
+
+def expectations() -> dict[str, Any]:
+    """The expectation keys the families declare (``EVAL.EXPECTS``): key → ``value_at(world,
+    path, *, lookup, missing)``."""
+    return {key: f for family in declared("EVAL") for key, f in family.EXPECTS.items()}
 
 
 def _why_not_answered(result: StepResult) -> str:
@@ -92,19 +97,3 @@ def exact_match(expect: dict[str, Any], result: StepResult) -> bool:
     writes = any(match_calls(o, result.queued, strict=True)[0] for o in options)
     reads = match_calls(expect.get("reads", []), result.reads, strict=True)[0]
     return writes and reads
-
-
-def program_value(exported: dict[str, Any], path: str) -> Any:
-    """``1.2.3.name`` is week 1, session 2, exercise 3's name (numbers from 1); other paths are
-    looked up in the export as they are (``weeks.length``)."""
-    parts = path.split(".")
-    value: Any = exported
-    for level in ("weeks", "sessions", "exercises"):
-        if not parts or not parts[0].isdigit():
-            break
-        items = value.get(level) if isinstance(value, dict) else None
-        index = int(parts.pop(0)) - 1
-        if not isinstance(items, list) or not 0 <= index < len(items):
-            return MISSING
-        value = items[index]
-    return lookup(value, ".".join(parts)) if parts else value

@@ -8,11 +8,11 @@ everything back, so a run leaves nothing behind and every run starts from the sa
 * a click is ``chat.proposals.apply`` / ``cancel`` with the revision the card showed (when Apply
   finds the plan changed, the athlete looks at the fresh preview and clicks once more, as the
   page asks); the reply that tells the model is run the same way;
-* a coach edit changes the program with ``programs.services`` while the card is open.
+* a coach edit changes the program while the card is open (the plan family's ``EVAL.edit``).
 
 What a step observed comes from the product's own records: the tool-call audit log
 (``ToolCallRecord``: every call, read or write, with its status), the replies (``Message``: text,
-status, tokens, model latency) and the program's export.
+status, tokens, model latency) and each family's own state (``fixtures.snapshot``).
 """
 
 from __future__ import annotations
@@ -25,11 +25,6 @@ from django.db import transaction
 
 from coach.llm.base import LLMResponse, Provider, Turn, Usage
 from coach.toolcalls import ToolCall
-from library.models import LibraryWorkout
-from programs import services
-from programs.export import export_program
-from programs.models import Exercise, Session
-from training.models import Activity
 
 from .. import proposals
 from ..agent import run_turn
@@ -107,7 +102,7 @@ def _play(
     result = StepResult(label=step.label)
     expect = {key: _render(ctx, value) for key, value in step.expect.items()}
     call_mark = _last_pk(ToolCallRecord.objects.filter(conversation=world.conversation))
-    before = snapshot(world)
+    before = fixtures.snapshot(world)
     if step.is_message:
         result.text = ctx.render(step.text(phrasing))
         with transaction.atomic():
@@ -117,14 +112,14 @@ def _play(
     elif step.click:
         _click(step.click, world=world, provider=provider, result=result)
     else:
-        _coach_edit(step, world=world)
+        fixtures.edit(world, step)
     result.calls = [
         {"name": r.tool, "kind": r.kind, "status": r.status, "arguments": r.arguments}
         for r in ToolCallRecord.objects.filter(
             conversation=world.conversation, pk__gt=call_mark
         ).order_by("pk")
     ]
-    after = snapshot(world)
+    after = fixtures.snapshot(world)
     result.checks = check_step(step, expect, result, world=world, changed=before != after)
     if step.is_message:
         result.exact = exact_match(expect, result)
@@ -189,44 +184,3 @@ def _click(click: str, *, world: fixtures.World, provider: Provider, result: Ste
         decision = decide(batch_id=batch.pk, user=world.athlete, revision=batch.revision)
         result.outcomes.append(decision.outcome)
     _drain(world, provider, result)
-
-
-def _coach_edit(step: Step, *, world: fixtures.World) -> None:
-    week, session, position = (int(n) for n in step.ref.split("."))
-    if step.coach == "remove_exercise":
-        services.exercise_remove(
-            exercise=Exercise.objects.get(
-                session__week__program=world.program,
-                session__week__position=week,
-                session__position=session,
-                position=position,
-            )
-        )
-    else:
-        services.exercise_insert(
-            session=Session.objects.get(
-                week__program=world.program, week__position=week, position=session
-            ),
-            position=position,
-            name=step.name or "Barbell Row",
-            working_sets=3,
-            reps="8",
-            target_load="95 lbs",
-        )
-    services.program_bump_version(program=world.program)
-
-
-def snapshot(world: fixtures.World) -> tuple[Any, ...]:
-    """What "nothing was written" compares: the program (every field of every session too), the
-    athlete's library workouts and activities."""
-    sessions = list(Session.objects.filter(week__program=world.program).order_by("pk").values())
-    return (
-        export_program(world.program),
-        sessions,
-        list(
-            LibraryWorkout.all_objects.filter(owner=world.athlete)
-            .order_by("pk")
-            .values_list("pk", "updated_at")
-        ),
-        Activity.all_objects.filter(athlete=world.athlete).count(),
-    )

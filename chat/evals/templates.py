@@ -6,12 +6,15 @@ named, not written:
 * ``{date:EXPR}`` → ``YYYY-MM-DD``. ``EXPR`` is ``today``, ``monday`` (this week's Monday, where
   week 1 of the fixtures starts) or a weekday name (the next such day *after* today), optionally
   ``+N`` / ``-N`` days: ``{date:today+1}``, ``{date:friday}``, ``{date:monday+28}``.
-* ``{ref:EXPR}`` → ``W.S`` (the offline coach's form) and ``{session:EXPR}`` → ``week-W-session-S``
-  (the tools' form) of the first session scheduled on that date.
-* ``{workout:TITLE}`` → the id of the library workout with that title the athlete may see.
+* the families' own, from their ``EVAL``'s ``PLACEHOLDERS`` (``coach.plan``): for Spotter
+  ``{ref:EXPR}`` → ``W.S`` (the offline coach's form) and ``{session:EXPR}`` →
+  ``week-W-session-S`` (the tools' form) of the first session scheduled on that date
+  (``programs.evals``), ``{workout:TITLE}`` → the id of the library workout with that title the
+  athlete may see (``library.evals``).
 
 An unknown placeholder, a date with no session or a title with no workout raises
-``TemplateError``: the run fails and says so, rather than testing something else.
+``TemplateError``: the run fails and says so, rather than testing something else. A string that is
+exactly one placeholder takes the placeholder's value as it is (a workout id is a number).
 """
 
 from __future__ import annotations
@@ -21,11 +24,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from coach.plan import declared
 from coach.vocabulary import DAY_NAMES
-from library.access import visible_workouts
-from programs.models import Program, Session
 
-PLACEHOLDER = re.compile(r"\{(date|ref|session|workout):([^{}]+)\}")
+PLACEHOLDER = re.compile(r"\{([a-z_]+):([^{}]+)\}")
 DATE_EXPR = re.compile(r"\s*([a-z]+)\s*(?:([+-])\s*(\d+))?\s*", re.IGNORECASE)
 WEEKDAYS = tuple(name.lower() for name in DAY_NAMES)
 
@@ -53,47 +55,34 @@ def resolve_date(expr: str, today: datetime.date) -> datetime.date:
 @dataclass(frozen=True)
 class Context:
     today: datetime.date
-    program: Program
+    program: Any
     athlete: Any
 
     def date(self, expr: str) -> datetime.date:
         return resolve_date(expr, self.today)
 
-    def session_on(self, expr: str) -> Session:
-        day = self.date(expr)
-        session = (
-            Session.objects.filter(week__program=self.program, scheduled_date=day)
-            .select_related("week")
-            .order_by("week__position", "position")
-            .first()
-        )
-        if session is None:
-            raise TemplateError(f"No session of the fixture is scheduled on {day.isoformat()}.")
-        return session
-
-    def workout_id(self, title: str) -> int:
-        workout = visible_workouts(self.athlete).filter(title=title.strip()).first()
-        if workout is None:
-            raise TemplateError(f"No library workout titled {title.strip()!r} in the fixture.")
-        return workout.pk
-
-    def placeholder(self, kind: str, expr: str) -> str:
+    def value(self, kind: str, expr: str) -> Any:
+        """The placeholder ``{kind:expr}``'s value: a date, or a family's placeholder."""
         if kind == "date":
             return self.date(expr).isoformat()
-        if kind == "workout":
-            return str(self.workout_id(expr))
-        session = self.session_on(expr)
-        if kind == "ref":
-            return f"{session.week.position}.{session.position}"
-        return f"week-{session.week.position}-session-{session.position}"
+        resolvers = {k: f for family in declared("EVAL") for k, f in family.PLACEHOLDERS.items()}
+        if kind not in resolvers:
+            raise TemplateError(f"{{{kind}:{expr}}}: no such placeholder.")
+        try:
+            return resolvers[kind](self, expr)
+        except (LookupError, ValueError) as exc:
+            raise TemplateError(str(exc)) from exc
+
+    def placeholder(self, kind: str, expr: str) -> str:
+        return str(self.value(kind, expr))
 
     def render(self, value: Any) -> Any:
         """``value`` with every placeholder resolved (strings, and inside lists and dicts). A
-        string that is exactly ``{workout:…}`` becomes the integer id."""
+        string that is exactly one placeholder becomes its value (a workout's integer id)."""
         if isinstance(value, str):
             whole = PLACEHOLDER.fullmatch(value)
-            if whole and whole.group(1) == "workout":
-                return self.workout_id(whole.group(2))
+            if whole:
+                return self.value(whole.group(1), whole.group(2))
             return PLACEHOLDER.sub(lambda m: self.placeholder(m.group(1), m.group(2)), value)
         if isinstance(value, list):
             return [self.render(v) for v in value]

@@ -38,8 +38,10 @@ class Conversation(models.Model):
     athlete = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="conversations"
     )
+    # The plan the conversation is about: a swappable model, as AUTH_USER_MODEL is for the
+    # athlete (``settings.SPOTTER_PLAN_MODEL``; what chat needs of it comes from ``coach.plan``).
     program = models.ForeignKey(
-        "programs.Program", on_delete=models.CASCADE, related_name="conversations"
+        settings.SPOTTER_PLAN_MODEL, on_delete=models.CASCADE, related_name="conversations"
     )
     title = models.CharField(
         max_length=80,

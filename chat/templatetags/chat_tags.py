@@ -7,8 +7,8 @@ from django import template
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
+from coach.links import page_links as _page_links
 from coach.render import cardio_text
-from library.tools.workouts import page_links as _page_links
 
 from .. import recovery, refusals, stream
 from ..cards import card_whatif
@@ -89,7 +89,7 @@ def recovery_note(state: str) -> str:
 @register.filter
 def page_links(steps: object) -> list[dict[str, str]]:
     """The links a reply's ``navigate_to_page`` calls opened: ``[{"label", "url"}]`` built from
-    the stored, validated call (``library.tools.workouts.page_links``), never from the model's text."""
+    the stored, validated call (each tool's ``page_link``, ``coach.links.page_links``), never from the model's text."""
     return _page_links(steps)
 
 

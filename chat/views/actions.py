@@ -18,12 +18,11 @@ import datetime
 
 from django.contrib import messages as flash
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from coach.plan_adjust import PlanAdjustError
-from programs.models import Session
+from coach.plan import PlanAdjustError, plan
 
 from .. import plan_actions, proposals, services
 from .common import login_required
@@ -51,9 +50,9 @@ def plan_offer(request: HttpRequest) -> HttpResponse:
 def session_move(request: HttpRequest, session_id: int) -> HttpResponse:
     """``new_date`` (YYYY-MM-DD) and ``strategy`` (swap or push) for one of the athlete's sessions."""
     conversation = _conversation(request)
-    session = get_object_or_404(
-        Session.objects.select_related("week"), pk=session_id, week__program=conversation.program
-    )
+    session = plan().session(conversation.program, session_id)
+    if session is None:
+        raise Http404("No such session in this program.")
     raw = (request.POST.get("new_date") or "").strip()
     try:
         new_date = datetime.date.fromisoformat(raw)

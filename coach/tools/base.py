@@ -130,6 +130,9 @@ class ToolSpec:
     # (``coach.guardrails``' NOT_STATED), e.g. 'for example "I took 5 g of creatine this
     # morning"'; empty: "what happened".
     stated_example: str = ""
+    # Given a successful call's arguments, the link shown under the reply (``{"label", "url"}``,
+    # ``coach.links.page_links``), or None; a tool without it shows none.
+    page_link: Callable[[dict[str, Any]], dict[str, str] | None] | None = None
 
     @property
     def label(self) -> str:

@@ -62,6 +62,11 @@ INSTALLED_APPS = [
     "wellness",
 ]
 
+# The plan a conversation is about, as AUTH_USER_MODEL names the user model: the chat's FK points
+# at it, and what the chat needs of a plan (the athlete's current one, the week panel, the prompt's
+# summary) the family that provides it declares as ``PLAN`` in its tools module (``coach.plan``).
+SPOTTER_PLAN_MODEL = "programs.Program"
+
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Static files with DEBUG off too (bin/run, bin/serve): served from STATIC_ROOT after

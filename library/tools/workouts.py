@@ -13,8 +13,9 @@ a workout the model composed, and send the athlete to a page.
 Workouts are looked up as the athlete sees them (``library.access``): their own and their
 coaches' shared ones. Anyone else's workout is NOT_FOUND, never PERMISSION_DENIED.
 
-``page_links(steps)`` turns the successful ``navigate_to_page`` calls stored on a reply into
-``{"label", "url"}`` pairs: the chat renders those as links, never text from the model.
+``page_link(arguments)``, the ``page_link`` of ``navigate_to_page``'s spec, turns a successful call
+stored on a reply into a ``{"label", "url"}`` pair (``coach.links.page_links``): the chat renders
+those as links, never text from the model.
 """
 
 from __future__ import annotations
@@ -112,33 +113,17 @@ def navigate_to_page(*, ctx: ToolContext, args: NavigateToPageArgs) -> Outcome:
     return Outcome(summary=f"The {args.page} page: {url} (a link to it is shown under the reply).")
 
 
-def page_links(steps: Any) -> list[dict[str, str]]:
-    """``[{"label", "url"}]`` for each ``navigate_to_page`` call in a reply's stored steps whose
-    result was not an error; arguments are validated again and URLs come from ``reverse``."""
-    links: list[dict[str, str]] = []
-    for step in steps if isinstance(steps, list) else []:
-        if not isinstance(step, dict):
-            continue
-        failed = {
-            r.get("tool_call_id")
-            for r in step.get("results") or []
-            if isinstance(r, dict) and r.get("is_error")
-        }
-        for call in step.get("tool_calls") or []:
-            if not isinstance(call, dict) or call.get("name") != "navigate_to_page":
-                continue
-            if call.get("id") in failed:
-                continue
-            try:
-                args = NavigateToPageArgs.model_validate(call.get("arguments") or {})
-            except ValidationError:
-                continue
-            if args.page == "workout" and args.workout_id is None:
-                continue
-            link = {"label": PAGE_LABELS[args.page], "url": page_url(args.page, args.workout_id)}
-            if link not in links:
-                links.append(link)
-    return links
+def page_link(arguments: dict[str, Any]) -> dict[str, str] | None:
+    """``{"label", "url"}`` of a successful ``navigate_to_page`` call (its ``ToolSpec.page_link``,
+    shown under the reply by ``coach.links.page_links``): the arguments are validated again and
+    the URL comes from ``reverse``; None for arguments that name no page."""
+    try:
+        args = NavigateToPageArgs.model_validate(arguments or {})
+    except ValidationError:
+        return None
+    if args.page == "workout" and args.workout_id is None:
+        return None
+    return {"label": PAGE_LABELS[args.page], "url": page_url(args.page, args.workout_id)}
 
 
 # --- writes -------------------------------------------------------------------------------------
@@ -261,5 +246,6 @@ SPECS = [
         display_name="Link to a page",
         execute=navigate_to_page,
         target=no_target,
+        page_link=page_link,
     ),
 ]

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from django.utils import timezone
 
-from coach.render import plain, week_lines
+from coach.render import plain
 from coach.schemas import StrictModel, WeekNumber
 from coach.tools.base import Outcome, ToolContext, ToolSpec, ToolStateError, no_target
 
 from ..models import Week
 from ..selectors import current_week
+from ..summary import week_lines
 from .lookups import get_week
 
 

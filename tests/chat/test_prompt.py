@@ -10,9 +10,10 @@ from chat.proposals import apply as batch_apply
 from chat.proposals import cancel as batch_cancel
 from chat.services import message_send
 from coach.llm.tokens import count_tokens
-from coach.render import MAX_QUOTED_CHARS, cached_program_summary, program_summary
+from coach.render import MAX_QUOTED_CHARS
 from programs.models import Exercise
 from programs.services import object_update, program_bump_version
+from programs.summary import cached_program_summary, program_summary
 from tests.calls import RENAME
 from tests.chat.scripted_provider import ScriptedProvider, assert_valid_turns
 from tests.factories import CardioBlockFactory, ConversationFactory, build_program

@@ -13,13 +13,13 @@ from django.urls import reverse
 from django.utils import timezone
 
 from chat import plan_actions
-from coach import plan_adjust
 from library.models import LibraryWorkout
 from programs.admin import COACHES_GROUP, STAFF_GROUP
 from programs.demo import DEMO_LOGINS, DEMO_PROGRAM_NAME, seed_demo
 from programs.models import CardioBlock, CardioType, Exercise, Program, Session, Week
 from tests.coach.tool_helpers import apply, call
 from tests.factories import ConversationFactory
+from training import plan_adjust
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from coach.engine import ToolContext, execute_read
-from library.tools.workouts import page_links
+from coach.links import page_links
 from tests.coach.tool_helpers import call
 from tests.factories import LibraryWorkoutFactory, UserFactory, build_program
 

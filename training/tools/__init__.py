@@ -1,7 +1,12 @@
 """The schedule family (move, skip, complete or log sessions; realign or lighten the plan) and the
 training family (reads of activities, plan, sleep and fitness), declared for ``coach.registry``:
-``TOOLS`` in the order the model sees them, ``PURPOSES`` one line per family."""
+``TOOLS`` in the order the model sees them, ``PURPOSES`` one line per family; and for
+``coach.plan``, ``ADJUSTMENTS`` (realign, lighter days: ``training.plan_adjust``) and ``WHATIF``
+(the preview's projected form: ``training.whatif``)."""
 
+from .. import demo, evals
+from .. import plan_adjust as adjustments
+from .. import whatif as projection
 from . import plan_adjust, reads, schedule
 
 TOOLS = (*schedule.SPECS, *plan_adjust.SPECS, *reads.SPECS)
@@ -9,3 +14,7 @@ PURPOSES = {
     "schedule": "move, skip, complete or log the program's sessions; add a custom workout",
     "training": "read logged activities, the planned calendar, sleep and fitness scores",
 }
+ADJUSTMENTS = adjustments
+WHATIF = projection
+DEMO = demo.demo  # seed_demo's part of this family (coach.plan)
+EVAL = evals  # its part of the coach's evaluation scenarios (chat.evals, coach.plan)

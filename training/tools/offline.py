@@ -11,7 +11,8 @@ import re
 
 from coach.llm.offline.families import Commands
 from coach.llm.offline.grammar import CommandError, Parsed, normalise_refs
-from coach.plan_adjust import MAX_DAYS, MIN_DAYS
+
+from ..plan_adjust import MAX_DAYS, MIN_DAYS
 
 SPORTS = {
     "run": "RUNNING",

@@ -1,6 +1,6 @@
 """realign_plan and lighten_plan: seed 003's realignment for the model and the offline coach.
 
-Each runs the calls ``coach.plan_adjust`` builds (a ``reschedule_workout`` push; ``modify_exercise``
+Each runs the calls ``training.plan_adjust`` builds (a ``reschedule_workout`` push; ``modify_exercise``
 and ``modify_session`` calls) through those tools' own executors, in order, inside the engine's
 transaction: the card shows every change they make (each date before → after; sets, loads and
 cardio minutes before → after) and undo reverts them as one revision. The chat's buttons propose the
@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from pydantic import Field, ValidationError
 
-from coach.plan_adjust import MAX_DAYS, MIN_DAYS, PlanAdjustError, lighter_calls, realign_calls
 from coach.schemas import ModifyExerciseArgs, ModifySessionArgs, StrictModel
 from coach.tools.base import Outcome, ToolContext, ToolSpec, ToolStateError, no_target
 from programs.tools.exercises import modify_exercise
 from programs.tools.sessions import modify_session
 from training.services import athlete_today, profile_for
 
+from ..plan_adjust import MAX_DAYS, MIN_DAYS, PlanAdjustError, lighter_calls, realign_calls
 from .args import RescheduleArgs
 from .reschedule import reschedule_workout
 

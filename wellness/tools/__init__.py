@@ -1,7 +1,9 @@
 """The wellness family (medication, mood and readiness logs, reminders, care records), declared
-for ``coach.registry``: ``TOOLS`` in the order the model sees them, ``PURPOSES``."""
+for ``coach.registry``: ``TOOLS`` in the order the model sees them, ``PURPOSES``; and for
+``coach.plan``, ``NOTICES`` (the reminders the chat posts, ``wellness.tools.notices``)
+and ``DEMO`` (``wellness.tools.demo``)."""
 
-from . import reads, writes
+from . import demo, notices, reads, writes
 
 TOOLS = (*writes.SPECS, *reads.SPECS)
 PURPOSES = {
@@ -10,3 +12,5 @@ PURPOSES = {
         "records (visits, injuries, physio); read them back"
     ),
 }
+NOTICES = (notices,)
+DEMO = demo.demo  # seed_demo's part of this family (coach.plan)

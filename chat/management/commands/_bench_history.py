@@ -9,8 +9,7 @@ from django.utils import timezone
 
 from chat.models import Conversation, Message
 from chat.proposals import AWAITING_CONFIRMATION
-from coach.render import week_lines
-from programs.models import Week
+from coach.plan import plan
 
 QUESTION = "How should my squat feel in week {n}? My knees were a bit sore after the last session."
 ANSWER = (
@@ -25,8 +24,8 @@ def build_history(
     *, conversation: Conversation, messages: int, read_every: int = 5, propose_every: int = 7
 ) -> int:
     """Add about ``messages`` messages (never more) to ``conversation``; returns how many."""
-    week = Week.objects.filter(program=conversation.program).order_by("position").first()
-    week_text = "\n".join(week_lines([week], today=timezone.localdate())) if week else "no weeks"
+    week_text = plan().week_text(conversation.program, position=1, today=timezone.localdate())
+    week_text = week_text or "no weeks"
     rows: list[Message] = []
     proposals: list[tuple[Message, str]] = []
     n = 0

@@ -15,8 +15,8 @@ from django.utils.crypto import get_random_string
 
 from chat.proposals import open_batch
 from chat.services import conversation_for_athlete, message_send
+from coach.plan import plan
 from config.celery import app as celery_app
-from programs.demo_builders import build_program_bulk
 
 PROPOSAL = "rename exercise 1.1.1 to Goblet Squat"
 
@@ -47,7 +47,7 @@ def seed(*, writers: int) -> dict:
     monday = today - datetime.timedelta(days=today.weekday())
     password = secrets.token_urlsafe(12)
     main = users.create_user(username="bench-athlete", password=password)
-    build_program_bulk(athlete=main, weeks=8, sessions=4, exercises=6, start_date=monday)
+    plan().bulk(athlete=main, weeks=8, sessions=4, exercises=6, start_date=monday)
     conversation = conversation_for_athlete(athlete=main)
     for text in ("help", "What is on today?", "How heavy should my squat be?"):
         message_send(conversation=conversation, text=text)
@@ -56,7 +56,7 @@ def seed(*, writers: int) -> dict:
     seeded_writers = []
     for index in range(writers):
         athlete = users.create(username=f"bench-writer-{index}")
-        build_program_bulk(athlete=athlete, weeks=4, sessions=3, exercises=5, start_date=monday)
+        plan().bulk(athlete=athlete, weeks=4, sessions=3, exercises=5, start_date=monday)
         chat = conversation_for_athlete(athlete=athlete)
         message_send(conversation=chat, text=PROPOSAL)
         batch = open_batch(conversation=chat)

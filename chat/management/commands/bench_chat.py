@@ -26,8 +26,8 @@ from django.test import override_settings
 from chat.models import Message
 from chat.services import conversation_for_athlete, message_send
 from coach.llm.fake_server import FakeLLMServer
+from coach.plan import plan
 from config.workers import worker_on_a_broker
-from programs.demo_builders import build_program_bulk
 
 
 def _percentile(values: list[float], pct: float) -> float:
@@ -52,7 +52,7 @@ class Command(BaseCommand):
             athlete.delete()
 
     def _latency(self, athlete, count: int) -> None:
-        program = build_program_bulk(athlete=athlete, weeks=4, sessions=6, exercises=8)
+        program = plan().bulk(athlete=athlete, weeks=4, sessions=6, exercises=8)
         conversation = conversation_for_athlete(athlete=athlete)
         assert conversation is not None and conversation.program_id == program.pk
         with (

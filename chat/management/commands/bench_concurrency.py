@@ -36,8 +36,8 @@ from django.db.models import Count
 from chat.models import Message
 from chat.services import conversation_for_athlete, message_send
 from coach.llm.fake_server import FakeLLMServer
+from coach.plan import plan
 from config.workers import worker_on_a_broker
-from programs.demo_builders import build_program_bulk
 
 DONE = (Message.Status.COMPLETE, Message.Status.FAILED)
 
@@ -108,7 +108,7 @@ class Command(BaseCommand):
         try:
             conversations = []
             for athlete in athletes:
-                build_program_bulk(athlete=athlete, weeks=4, sessions=3, exercises=5)
+                plan().bulk(athlete=athlete, weeks=4, sessions=3, exercises=5)
                 conversations.append(conversation_for_athlete(athlete=athlete))
             concurrency = options["concurrency"] or settings.AGENT_CONCURRENCY
             with (

@@ -38,8 +38,8 @@ from django.core.management.base import BaseCommand, CommandError
 
 from chat.services import conversation_for_athlete
 from coach.llm.fake_server import FakeLLMServer
+from coach.plan import plan
 from config.workers import database_url, worker_on_a_broker
-from programs.demo_builders import build_program_bulk
 
 from ._bench_http_seed import _logged_in
 
@@ -95,7 +95,7 @@ class Command(BaseCommand):
         call_command("migrate", verbosity=0)
         athlete = get_user_model().objects.create(username=f"bench-{uuid.uuid4().hex[:10]}")
         try:
-            build_program_bulk(athlete=athlete, weeks=4, sessions=4, exercises=6)
+            plan().bulk(athlete=athlete, weeks=4, sessions=4, exercises=6)
             assert conversation_for_athlete(athlete=athlete) is not None
             cookies = _logged_in(athlete)
             self._run(chromium, cookies, options)

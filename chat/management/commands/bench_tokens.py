@@ -37,10 +37,9 @@ from chat.models import Conversation, Message
 from chat.prompt import build_system_prompt, build_turns
 from coach.llm.base import Turn
 from coach.llm.tokens import count_tokens
+from coach.plan import plan
 from coach.registry import ALWAYS_SENT, FAMILIES, USE_TOOLS, get_tool, tool_definitions
 from coach.toolcalls import ToolCall
-from programs.demo_builders import build_program_bulk
-from programs.export import export_program
 
 from ._bench_history import build_history
 
@@ -86,7 +85,7 @@ class Command(BaseCommand):
             raise CommandError("Goals missed: " + "; ".join(misses))
 
     def _conversation(self, athlete, weeks: int) -> Conversation:
-        program = build_program_bulk(athlete=athlete, weeks=weeks, sessions=6, exercises=8)
+        program = plan().bulk(athlete=athlete, weeks=weeks, sessions=6, exercises=8)
         return Conversation.objects.create(athlete=athlete, program=program)
 
     @staticmethod
@@ -129,7 +128,7 @@ class Command(BaseCommand):
                 turns=turns,
                 tools=tool_definitions(),
             )
-            whole = count_tokens(json.dumps(export_program(conversation.program)))
+            whole = count_tokens(json.dumps(plan().export(conversation.program)))
             self.stdout.write(
                 f"  {weeks:>5}  {prompt:>7,}  {tools:>14,}  {every:>12,}  {request.detail:>14}  "
                 f"{whole:>12,}"

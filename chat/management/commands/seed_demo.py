@@ -1,16 +1,14 @@
 """python manage.py seed_demo [--reset-program]: the demo users, an 8-week program and the demo
-data of every app (the workout library, 12 weeks of training data, the household's recipes, this
-week's meal plan and a grocery list). It lives in the top app because it seeds all of them."""
+data of every family (the workout library, 12 weeks of training data, the household's recipes,
+this week's meal plan and a grocery list, wellness logs and a reminder). Each family declares its
+part as ``DEMO`` (``coach.plan``); they run in ``INSTALLED_APPS`` order in one transaction, the
+first making the demo people the others seed for, and the command prints what each did."""
 
 from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
-from library.demo import seed_library_demo
-from nutrition.demo import seed_nutrition_demo
-from programs.demo import DEMO_LOGINS, seed_demo
-from training.demo import seed_training_demo
-from wellness.demo import seed_wellness_demo
+from coach.plan import DemoSeed, declared
 
 
 class Command(BaseCommand):
@@ -28,44 +26,11 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, reset_program: bool = False, **options):
+        seed = DemoSeed(today=timezone.localdate(), options={"reset_program": reset_program})
         with transaction.atomic():
-            result = seed_demo(reset_program=reset_program)
-            program = result.program
-            library = seed_library_demo(coach=program.coach, athlete=program.athlete)
-            training = seed_training_demo(athlete=program.athlete, today=timezone.localdate())
-            food = seed_nutrition_demo(athlete=program.athlete, today=timezone.localdate())
-            wellness = seed_wellness_demo(athlete=program.athlete, today=timezone.localdate())
-        weeks = program.weeks.count()
-        if result.program_created:
-            self.stdout.write(
-                self.style.SUCCESS(
-                    f'Created "{program.name}" for {program.athlete.username}: {weeks} weeks from '
-                    f"Monday {program.start_date.isoformat()}, coached by {program.coach}."
-                )
-            )
-        else:
-            self.stdout.write(
-                f'Kept the existing "{program.name}" (version {program.version}, {weeks} weeks, '
-                f"from {program.start_date.isoformat()}). Use --reset-program to rebuild it."
-            )
-        self.stdout.write(
-            f"Workout library: {library.total} demo workouts ({library.created} new)."
-        )
-        self.stdout.write(
-            f"Training data: {training.activities} new activities, {training.sleep} new nights "
-            "of sleep (12 weeks up to yesterday)."
-        )
-        self.stdout.write(
-            f"Nutrition: {food.recipes} new recipes, {food.meals} meals planned this week, "
-            f"{food.list_items} items on a new grocery list (known ingredients: "
-            f"{food.ingredients} added)."
-        )
-        self.stdout.write(
-            f"Wellness: {wellness.readiness} new readiness logs, {wellness.supplements} new "
-            "supplement logs (the last 7 days), a daily creatine reminder."
-        )
-        self.stdout.write("Log in at /accounts/login/ as:")
-        width = max(len(f"{login.username} / {login.password}") for login in DEMO_LOGINS)
-        for login in DEMO_LOGINS:
-            credentials = f"{login.username} / {login.password}"
-            self.stdout.write(f"  {credentials:<{width}}  ({login.where})")
+            for family_demo in declared("DEMO"):
+                family_demo(seed)
+        for line in seed.lines:
+            self.stdout.write(self.style.SUCCESS(line) if line in seed.created else line)
+        for line in seed.closing:
+            self.stdout.write(line)

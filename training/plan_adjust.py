@@ -17,7 +17,8 @@ existing tools, so they are previewed, edited, applied and undone like any other
   each cardio block about a quarter shorter. One ``modify_exercise`` per exercise and one
   ``modify_session`` per cardio block, so each can be edited or removed on the card.
 
-The conversation layer turns these into a batch (``chat.plan_actions``); the model and the offline
+Declared as ``ADJUSTMENTS`` (``training.tools``), its ``PlanAdjustError`` the engine's
+(``coach.plan``), the conversation layer turns these into a batch (``chat.plan_actions``); the model and the offline
 coach reach the same changes through the ``realign_plan`` and ``lighten_plan`` tools
 (``training.tools.plan_adjust``), which run these very calls.
 """
@@ -31,9 +32,22 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Prefetch, Q
 
+from coach.plan import PlanAdjustError
+from coach.toolcalls import ToolCall
 from programs.models import Exercise, Session
 
-from .toolcalls import ToolCall
+from .services import athlete_today, profile_for
+
+__all__ = [
+    "MAX_DAYS",
+    "MIN_DAYS",
+    "PlanAdjustError",
+    "lighter_calls",
+    "missed_sessions",
+    "missed_summary",
+    "realign_calls",
+    "today",
+]
 
 REALIGN_MIN_MISSED = 3
 MIN_DAYS, MAX_DAYS = 3, 14
@@ -43,12 +57,9 @@ CARDIO_FACTOR = 0.75
 TEXT_LIMIT = 2000  # CardioInput's instructions and notes
 
 
-class PlanAdjustError(ValueError):
-    """Nothing to realign or lighten, or a length out of bounds; the message is for a person."""
-
-    def __init__(self, message: str, field: str | None = None) -> None:
-        super().__init__(message)
-        self.field = field
+def today(athlete) -> datetime.date:
+    """The athlete's today, in their time zone (what "missed" and "the next days" count from)."""
+    return athlete_today(profile=profile_for(athlete=athlete))
 
 
 @dataclass(frozen=True)

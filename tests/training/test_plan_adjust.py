@@ -8,12 +8,12 @@ import datetime
 
 import pytest
 
-from coach import plan_adjust
-from coach.plan_adjust import PlanAdjustError
 from programs.models import CardioBlock, Exercise, Session, Week
 from tests.coach.tool_helpers import apply, call, preview, session_of
 from tests.coach.training_helpers import dates, today_of
 from tests.factories import UserFactory, build_program
+from training import plan_adjust
+from training.plan_adjust import PlanAdjustError
 
 pytestmark = pytest.mark.django_db
 
