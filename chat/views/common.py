@@ -1,6 +1,6 @@
 """What the chat's views share: the sign-in check (``access.login``'s, sending htmx back to
-``/``), and the read models the page and its
-partials render (the open batch and its card, the suggested replies, the program's week).
+``/``), and the read models the page and its partials render (the open batch and its card, the
+suggested replies, the program's week).
 
 **Work that doesn't change isn't redone.** The program panel carries the program version it shows
 (``#program-version``, a hidden input that the messages and the card include in their requests).
