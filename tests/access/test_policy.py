@@ -112,5 +112,5 @@ def test_an_unknown_action_is_refused(world):
 
 def test_an_owner_no_family_declared_is_named(world):
     group = world["people"]["staff"].groups.get()
-    with pytest.raises(LookupError, match="auth.Group"):
+    with pytest.raises(LookupError, match=r"auth\.Group"):
         policy.may_read(world["people"]["athlete"], group)
