@@ -17,11 +17,11 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from access.login import login_required
-from access.policy import may_act
+from access.policy import may_act, visible
 from config.params import date_bounds, date_param, id_param
 
 from . import households, selectors, services
-from .access import household_for, readable_households
+from .access import household_for
 from .aggregation import quantity_text
 from .models import GroceryItem, GroceryList, Household, MealType, Recipe
 
@@ -32,7 +32,7 @@ def _household(request: HttpRequest) -> Household | None:
         household_id = id_param(wanted)
         if household_id is None:
             raise Http404("No such household.")
-        found = readable_households(request.user).filter(pk=household_id).first()
+        found = visible(Household.objects.all(), request.user).filter(pk=household_id).first()
         if found is None:
             raise Http404("No such household.")
         return found
@@ -68,8 +68,7 @@ def recipes(request: HttpRequest) -> HttpResponse:
 
 
 def _readable(request: HttpRequest, model, pk: int, lookup: str = "household"):
-    visible = model.objects.filter(**{f"{lookup}__in": readable_households(request.user)})
-    obj = visible.filter(pk=pk).first()
+    obj = visible(model.objects.all(), request.user, lookup=lookup).filter(pk=pk).first()
     if obj is None:
         raise Http404("Not found.")
     return obj
