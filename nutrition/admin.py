@@ -14,7 +14,7 @@ from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from access.policy import is_staff_reader, visible
+from access.policy import is_staff_reader, is_superuser, visible
 
 from .models import (
     GroceryItem,
@@ -149,10 +149,10 @@ class IngredientAdmin(admin.ModelAdmin):
         return _staff(request)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
-        return request.user.is_superuser
+        return is_superuser(request.user)
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return request.user.is_superuser
+        return is_superuser(request.user)
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
