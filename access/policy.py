@@ -17,19 +17,20 @@ A superuser is also allowed everything. An anonymous or inactive user has no tie
 
 **What each tie allows** (``READ``, ``ACT``, ``REVIEW``, and ``OWN``: the person themselves):
 
-==============  ====  ===================================  ======  ===
-tie             READ  ACT                                  REVIEW  OWN
-==============  ====  ===================================  ======  ===
-self            yes   yes                                  no      yes
-coach           yes   yes, unless the owner kind says no   yes     no
-staff           yes   no (unless also self or coach)       no      no
-superuser       yes   yes                                  yes     no
-==============  ====  ===================================  ======  ===
+==========  ====  ================================================  ======  ===
+tie         READ  ACT                                               REVIEW  OWN
+==========  ====  ================================================  ======  ===
+self        yes   yes                                               no      yes
+coach       yes   yes, unless the owner kind or the model says no   yes     no
+staff       yes   no (unless also self or coach)                    no      no
+superuser   yes   yes                                               yes     no
+==========  ====  ================================================  ======  ===
 
 **Objects name their owner** with ``get_owner_object()`` (a program, a user, a household); an
 object without it is its own owner. **Owner kinds** are declared by the family that has them, in
-its ``access`` module: ``OWNERS`` (a list of ``Owner``) and, for the one family that knows who
-coaches whom, ``COACHING`` (a ``Coaching``). The policy discovers these declarations in every
+its ``access`` module: ``OWNERS`` (a list of ``Owner``), ``COACH_READS_ONLY`` (models whose rows
+the owner's coach reads and never changes, such as a library workout) and, for the one family that
+knows who coaches whom, ``COACHING`` (a ``Coaching``). The policy discovers these declarations in every
 installed app on first use, as the tool registry discovers ``tools`` modules; a user (the athlete
 of training data, logs, workouts) is an owner kind the policy knows itself.
 
@@ -98,13 +99,11 @@ class Coaching:
     coach: str = "coach"
 
 
-def _user_owner() -> Owner:
-    return Owner(model=settings.AUTH_USER_MODEL, people=lambda user: {user.pk}, people_lookup="pk")
-
-
 @cache
 def _declarations() -> tuple[dict[str, Owner], tuple[Coaching, ...], frozenset[str]]:
-    owners = {_user_owner().label: _user_owner()}
+    """Every installed app's ``access`` declarations, read once; a user is the policy's own."""
+    user = Owner(model=settings.AUTH_USER_MODEL, people=lambda u: {u.pk}, people_lookup="pk")
+    owners = {user.label: user}
     coaching: list[Coaching] = []
     coach_reads_only: set[str] = set()
     for config in apps.get_app_configs():
@@ -203,10 +202,13 @@ def owner_of(obj: Any) -> Any:
 
 def ties(user: Any, obj: Any) -> frozenset[Tie]:
     """Every tie ``user`` has to the owner of ``obj`` (empty for anonymous or inactive users)."""
+    owner = owner_of(obj)
+    return _ties(user, owner, owner_kind(owner._meta.model))
+
+
+def _ties(user: Any, owner: Any, kind: Owner) -> frozenset[Tie]:
     if not is_active(user):
         return frozenset()
-    owner = owner_of(obj)
-    kind = owner_kind(owner._meta.model)
     found = set()
     people = set(kind.people(owner))
     if user.pk in people:
@@ -225,7 +227,9 @@ def allows(user: Any, obj: Any, action: str) -> bool:
     """May ``user`` do ``action`` (``READ``, ``ACT``, ``REVIEW``, ``OWN``) on ``obj``?"""
     if action not in ACTIONS:
         raise ValueError(f"Unknown action {action!r}; one of {ACTIONS}.")
-    found = ties(user, obj)
+    owner = owner_of(obj)
+    kind = owner_kind(owner._meta.model)
+    found = _ties(user, owner, kind)
     if action == OWN:
         return Tie.SELF in found
     if is_superuser(user):
@@ -234,7 +238,6 @@ def allows(user: Any, obj: Any, action: str) -> bool:
         return bool(found)
     if action == REVIEW:
         return Tie.COACH in found
-    kind = owner_kind(owner_of(obj)._meta.model)
     return Tie.SELF in found or (Tie.COACH in found and _coach_acts(kind, obj._meta.model))
 
 
