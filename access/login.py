@@ -2,11 +2,13 @@
 ``login_required`` from here, once (before, the chat and the library each had a copy, and the
 other apps used Django's, which sends an htmx request's fragment the login page itself).
 
-An anonymous request gets what it got before: a plain request a redirect to the login form with
-``?next=`` the page it asked for (Django's ``redirect_to_login``); an htmx request (a poll or a
-click after the session expired) an ``HX-Redirect`` that sends the whole page to the login form,
-``?next=`` the page the browser shows (``HX-Current-URL``'s path), or ``next`` when the view names
-one (the chat sends the athlete back to ``/``, the library to its index).
+A plain anonymous request gets what it got before: a redirect to the login form with ``?next=``
+the page it asked for (Django's ``redirect_to_login``). An htmx request (a poll or a click after
+the session expired) gets an ``HX-Redirect`` that sends the whole page to the login form, with
+``?next=`` the page the browser shows (``HX-Current-URL``'s path), or ``next_page`` when the view
+names one (the chat sends the athlete back to ``/``, the library to its index), as the chat's and
+the library's copies did; in training, nutrition and wellness, where Django's decorator answered
+htmx with the plain redirect, this is new.
 """
 
 from __future__ import annotations
@@ -26,8 +28,8 @@ from django_htmx.http import HttpResponseClientRedirect
 View = Callable[..., HttpResponse]
 
 
-def login_required(view: View | None = None, *, next: str | None = None) -> Any:
-    """``@login_required`` or ``@login_required(next="url name or path")``."""
+def login_required(view: View | None = None, *, next_page: str | None = None) -> Any:
+    """``@login_required`` or ``@login_required(next_page="url name or path")``."""
 
     def decorate(view: View) -> View:
         @wraps(view)
@@ -36,7 +38,7 @@ def login_required(view: View | None = None, *, next: str | None = None) -> Any:
                 return view(request, *args, **kwargs)
             if getattr(request, "htmx", False):
                 return HttpResponseClientRedirect(
-                    f"{resolve_url(settings.LOGIN_URL)}?{urlencode({'next': _htmx_next(request, next)}, safe='/')}"
+                    f"{resolve_url(settings.LOGIN_URL)}?{urlencode({'next': _htmx_next(request, next_page)}, safe='/')}"
                 )
             return redirect_to_login(request.get_full_path())
 

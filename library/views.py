@@ -26,7 +26,7 @@ INDEX = "library/index.html"
 BROWSE_LIMIT = 60
 
 
-@login_required(next="library:index")
+@login_required(next_page="library:index")
 @require_GET
 def index(request: HttpRequest) -> HttpResponse:
     """All the workouts the user may see, or ``?q=`` the best matches (up to 10)."""
@@ -53,7 +53,7 @@ def index(request: HttpRequest) -> HttpResponse:
     return render(request, template, context)
 
 
-@login_required(next="library:index")
+@login_required(next_page="library:index")
 @require_GET
 def detail(request: HttpRequest, workout_id: int) -> HttpResponse:
     try:
@@ -68,14 +68,14 @@ def detail(request: HttpRequest, workout_id: int) -> HttpResponse:
     return render(request, "library/detail.html", context)
 
 
-@login_required(next="library:index")
+@login_required(next_page="library:index")
 @require_GET
 def feed_settings(request: HttpRequest) -> HttpResponse:
     feed = feed_for(athlete=request.user)
     return render(request, "library/feed_settings.html", _feed_context(request, feed))
 
 
-@login_required(next="library:index")
+@login_required(next_page="library:index")
 @require_POST
 def feed_rotate(request: HttpRequest) -> HttpResponse:
     feed = rotate_feed_token(athlete=request.user)

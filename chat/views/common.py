@@ -34,7 +34,7 @@ WAITING = (Message.Status.PENDING, Message.Status.RUNNING)
 
 # The one sign-in check (``access.login``); a signed-out htmx request sends the athlete back to
 # the chat's page once signed in.
-login_required = one_login_required(next="/")
+login_required = one_login_required(next_page="/")
 
 
 def conversation_url(conversation: Conversation) -> str:
