@@ -1,11 +1,13 @@
-"""Who may see and change which library workouts: one place, used by the services, the search,
-the pages and the admin.
+"""Which library workouts a user may see and change: the access policy's rule (``access.policy``)
+for the library's rows, plus the one rule of the library's own, sharing. Used by the services,
+the search, the pages and the admin.
 
-* Staff (a superuser, or a member of the read-only "Staff" group that ``programs`` creates) see
-  every workout; only a superuser changes any of them.
-* Everyone sees their own workouts and may change them.
-* An athlete also sees the shared workouts of each coach of one of their programs.
-* A coach also sees (read-only) the private workouts of each athlete they coach.
+* A workout is its owner's (``LibraryWorkout.get_owner_object()``, a user): they see and change it.
+* The coach of its owner (of any of the owner's programs) sees it and changes nothing: a coach
+  reads the private workouts of each athlete they coach.
+* An athlete also sees the **shared** workouts of each coach of one of their programs.
+* Staff (a superuser, or the read-only "Staff" group) see every workout; only a superuser changes
+  any of them.
 
 Someone else's workout is "not found", never "forbidden": its existence is not revealed.
 """
@@ -16,10 +18,11 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
-from programs.access import is_staff_reader
-from programs.models import Program
+from access.policy import ACT, coaches_of, is_active, scope, visible
 
 from .models import LibraryWorkout, Scope
+
+COACH_READS_ONLY = [LibraryWorkout]  # the coach of a workout's owner reads it, never changes it
 
 
 class WorkoutNotFound(LookupError):
@@ -28,35 +31,22 @@ class WorkoutNotFound(LookupError):
     code = "NOT_FOUND"
 
 
-def sees_everything(user: Any) -> bool:
-    """An active staff reader (``programs.access``, the one rule): reads every workout."""
-    return bool(getattr(user, "is_active", False)) and is_staff_reader(user)
-
-
 def visible_workouts(user: Any) -> QuerySet[LibraryWorkout]:
     """The live (not deleted) workouts ``user`` may read."""
     workouts = LibraryWorkout.objects.defer("search_document")
-    if not getattr(user, "is_authenticated", False) or not user.is_active:
+    if not is_active(user):
         return workouts.none()
-    if sees_everything(user):
+    rule = scope(user, LibraryWorkout, lookup="owner")
+    if rule is None:
         return workouts
-    my_coaches = Program.objects.filter(athlete=user, coach__isnull=False).values("coach_id")
-    my_athletes = Program.objects.filter(coach=user).values("athlete_id")
-    return workouts.filter(
-        Q(owner=user)
-        | Q(scope=Scope.SHARED, owner_id__in=my_coaches)
-        | Q(scope=Scope.PRIVATE, owner_id__in=my_athletes)
-    )
+    return workouts.filter(rule | Q(scope=Scope.SHARED, owner_id__in=coaches_of(user)))
 
 
 def editable_workouts(user: Any) -> QuerySet[LibraryWorkout]:
     """The live workouts ``user`` may change: their own (a superuser: all)."""
-    workouts = LibraryWorkout.objects.defer("search_document")
-    if not getattr(user, "is_authenticated", False) or not user.is_active:
-        return workouts.none()
-    if user.is_superuser:
-        return workouts
-    return workouts.filter(owner=user)
+    return visible(
+        LibraryWorkout.objects.defer("search_document"), user, lookup="owner", action=ACT
+    )
 
 
 def parse_workout_id(workout_id: Any) -> int | None:

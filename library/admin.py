@@ -15,14 +15,16 @@ from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
+from access.policy import is_staff_reader, may_act
+
 from . import services
-from .access import editable_workouts, sees_everything
+from .access import editable_workouts
 from .models import LibraryWorkout
 from .schemas import validate_workout
 
 
 def _is_coach(user: Any) -> bool:
-    return user.is_active and user.is_staff and (user.is_superuser or not sees_everything(user))
+    return user.is_active and user.is_staff and (user.is_superuser or not is_staff_reader(user))
 
 
 MODEL_FIELDS = ["title", "sport", "duration_minutes", "intensity", "description", "template"]
@@ -80,7 +82,7 @@ class LibraryWorkoutAdmin(admin.ModelAdmin):
     def get_queryset(self, request: HttpRequest) -> QuerySet[LibraryWorkout]:
         user = request.user
         workouts = (
-            LibraryWorkout.objects.all() if sees_everything(user) else editable_workouts(user)
+            LibraryWorkout.objects.all() if is_staff_reader(user) else editable_workouts(user)
         )
         return workouts.select_related("owner")
 
@@ -90,7 +92,7 @@ class LibraryWorkoutAdmin(admin.ModelAdmin):
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         if not self.has_module_permission(request):
             return False
-        return obj is None or sees_everything(request.user) or obj.owner_id == request.user.pk
+        return obj is None or is_staff_reader(request.user) or may_act(request.user, obj)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return _is_coach(request.user)
@@ -98,7 +100,7 @@ class LibraryWorkoutAdmin(admin.ModelAdmin):
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         if not _is_coach(request.user):
             return False
-        return obj is None or request.user.is_superuser or obj.owner_id == request.user.pk
+        return obj is None or may_act(request.user, obj)
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return self.has_change_permission(request, obj)

@@ -8,17 +8,14 @@ The feed needs no login, only its secret token; a wrong token is a 404.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import wraps
 from typing import Any
 
-from django.conf import settings
-from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render, resolve_url
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
-from django_htmx.http import HttpResponseClientRedirect
+
+from access.login import login_required
 
 from .access import WorkoutNotFound, get_workout_for, visible_workouts
 from .feed import build_feed, feed_by_token, feed_for, rotate_feed_token
@@ -29,24 +26,7 @@ INDEX = "library/index.html"
 BROWSE_LIMIT = 60
 
 
-def login_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """Django's ``login_required``, except that an htmx request after the session expired sends
-    the whole page to the login form instead of swapping it into a fragment."""
-
-    @wraps(view)
-    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if request.user.is_authenticated:
-            return view(request, *args, **kwargs)
-        if request.htmx:
-            return HttpResponseClientRedirect(
-                f"{resolve_url(settings.LOGIN_URL)}?next={reverse('library:index')}"
-            )
-        return redirect_to_login(request.get_full_path())
-
-    return wrapper
-
-
-@login_required
+@login_required(next_page="library:index")
 @require_GET
 def index(request: HttpRequest) -> HttpResponse:
     """All the workouts the user may see, or ``?q=`` the best matches (up to 10)."""
@@ -73,7 +53,7 @@ def index(request: HttpRequest) -> HttpResponse:
     return render(request, template, context)
 
 
-@login_required
+@login_required(next_page="library:index")
 @require_GET
 def detail(request: HttpRequest, workout_id: int) -> HttpResponse:
     try:
@@ -88,14 +68,14 @@ def detail(request: HttpRequest, workout_id: int) -> HttpResponse:
     return render(request, "library/detail.html", context)
 
 
-@login_required
+@login_required(next_page="library:index")
 @require_GET
 def feed_settings(request: HttpRequest) -> HttpResponse:
     feed = feed_for(athlete=request.user)
     return render(request, "library/feed_settings.html", _feed_context(request, feed))
 
 
-@login_required
+@login_required(next_page="library:index")
 @require_POST
 def feed_rotate(request: HttpRequest) -> HttpResponse:
     feed = rotate_feed_token(athlete=request.user)

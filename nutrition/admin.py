@@ -14,9 +14,8 @@ from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from programs.access import is_staff_reader
+from access.policy import is_staff_reader, is_superuser, visible
 
-from .access import readable_households
 from .models import (
     GroceryItem,
     GroceryList,
@@ -52,9 +51,8 @@ class ReadOnly(admin.ModelAdmin):
         return False
 
     def get_queryset(self, request: HttpRequest) -> QuerySet:
-        rows = super().get_queryset(request)
-        households = readable_households(request.user).values("pk")
-        return rows.filter(**{f"{self.household_path}__in": households})
+        lookup = "" if self.household_path == "pk" else self.household_path
+        return visible(super().get_queryset(request), request.user, lookup=lookup)
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -151,10 +149,10 @@ class IngredientAdmin(admin.ModelAdmin):
         return _staff(request)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
-        return request.user.is_superuser
+        return is_superuser(request.user)
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return request.user.is_superuser
+        return is_superuser(request.user)
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

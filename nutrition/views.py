@@ -11,16 +11,17 @@ from __future__ import annotations
 import datetime
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
+from access.login import login_required
+from access.policy import may_act, visible
 from config.params import date_bounds, date_param, id_param
 
 from . import households, selectors, services
-from .access import household_for, may_change, readable_households
+from .access import household_for
 from .aggregation import quantity_text
 from .models import GroceryItem, GroceryList, Household, MealType, Recipe
 
@@ -31,7 +32,7 @@ def _household(request: HttpRequest) -> Household | None:
         household_id = id_param(wanted)
         if household_id is None:
             raise Http404("No such household.")
-        found = readable_households(request.user).filter(pk=household_id).first()
+        found = visible(Household.objects.all(), request.user).filter(pk=household_id).first()
         if found is None:
             raise Http404("No such household.")
         return found
@@ -42,7 +43,7 @@ def _context(request: HttpRequest, household: Household | None, **extra) -> dict
     return {
         "household": household,
         "query": f"?household={household.pk}" if household and request.GET.get("household") else "",
-        "can_change": household is not None and may_change(request.user, household),
+        "can_change": household is not None and may_act(request.user, household),
         **extra,
     }
 
@@ -67,8 +68,7 @@ def recipes(request: HttpRequest) -> HttpResponse:
 
 
 def _readable(request: HttpRequest, model, pk: int, lookup: str = "household"):
-    visible = model.objects.filter(**{f"{lookup}__in": readable_households(request.user)})
-    obj = visible.filter(pk=pk).first()
+    obj = visible(model.objects.all(), request.user, lookup=lookup).filter(pk=pk).first()
     if obj is None:
         raise Http404("Not found.")
     return obj
@@ -151,7 +151,7 @@ def item_toggle(request: HttpRequest, item_id: int) -> HttpResponse:
         .filter(grocery_list__deleted_at=None, pk=item_id)
         .first()
     )
-    if item is None or not may_change(request.user, item.grocery_list.household):
+    if item is None or not may_act(request.user, item.grocery_list.household):
         raise Http404("Not found.")
     services.item_set_checked(item=item, checked=request.POST.get("checked") == "1")
     if not request.htmx:

@@ -24,11 +24,11 @@ from django.db import transaction
 from django.db.models import Count
 from django.utils import timezone
 
+from access.policy import COACHES_GROUP, STAFF_GROUP
 from coach.plan import DemoSeed
 from coach.vocabulary import day_name
 
 from . import services
-from .access import COACHES_GROUP, STAFF_GROUP
 from .admin.groups import ensure_coach_group, ensure_staff_group
 from .demo_template import PHASES, WEEK_TEMPLATE, Lift
 from .history import program_change

@@ -1,6 +1,6 @@
-"""Training data in the admin. A coach sees and edits the data of the athletes whose programs
-they coach (``Program.coach``), nothing else (404); a member of the "Staff" group or a staff user
-without coached athletes reads everything and changes nothing; a superuser does everything."""
+"""Training data in the admin, scoped by the access policy (``access.policy``): a coach sees and
+edits the data of the athletes they coach, nothing else (404); a member of the "Staff" group reads
+everything and changes only what they coach; a superuser does everything."""
 
 from __future__ import annotations
 
@@ -10,21 +10,9 @@ from django.contrib import admin
 from django.db import models
 from django.http import HttpRequest
 
+from access.policy import athletes_of, is_staff_reader, is_superuser, may_act, may_read, visible
+
 from .models import Activity, AthleteProfile, SleepRecord
-
-STAFF_GROUP = "Staff"
-
-
-def _is_superuser(user: Any) -> bool:
-    return bool(user.is_active and user.is_superuser)
-
-
-def _reads_everything(user: Any) -> bool:
-    return _is_superuser(user) or user.groups.filter(name=STAFF_GROUP).exists()
-
-
-def _coaches(user: Any, athlete_id: int) -> bool:
-    return user.coached_programs.filter(athlete_id=athlete_id).exists()
 
 
 class AthleteDataAdmin(admin.ModelAdmin):
@@ -33,10 +21,7 @@ class AthleteDataAdmin(admin.ModelAdmin):
     list_select_related = ("athlete",)
 
     def get_queryset(self, request: HttpRequest) -> models.QuerySet:
-        queryset = super().get_queryset(request)
-        if _reads_everything(request.user):
-            return queryset
-        return queryset.filter(athlete__programs__coach=request.user).distinct()
+        return visible(super().get_queryset(request), request.user, lookup="athlete")
 
     def has_module_permission(self, request: HttpRequest) -> bool:
         return request.user.is_active and request.user.is_staff
@@ -45,27 +30,29 @@ class AthleteDataAdmin(admin.ModelAdmin):
         user = request.user
         if not (user.is_active and user.is_staff):
             return False
-        return obj is None or _reads_everything(user) or _coaches(user, obj.athlete_id)
+        return obj is None or may_read(user, obj)
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         user = request.user
-        if _is_superuser(user):
+        if is_superuser(user):
             return True
-        if not user.is_staff or _reads_everything(user):
+        if not user.is_staff:
             return False
-        return obj is None or _coaches(user, obj.athlete_id)
+        if obj is None:  # a staff reader's list is read-only unless they coach someone
+            return not is_staff_reader(user) or athletes_of(user).exists()
+        return may_act(user, obj)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
-        return _is_superuser(request.user)
+        return is_superuser(request.user)
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return _is_superuser(request.user)
+        return is_superuser(request.user)
 
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
-        if db_field.name == "athlete" and not _is_superuser(request.user):
+        if db_field.name == "athlete" and not is_superuser(request.user):
             kwargs["queryset"] = db_field.related_model.objects.filter(
-                programs__coach=request.user
-            ).distinct()
+                pk__in=athletes_of(request.user)
+            )
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
 

@@ -4,10 +4,11 @@ the move on a card; this app only shows."""
 
 from __future__ import annotations
 
-from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
+
+from access.login import login_required
 
 from . import services
 from .calendar import CalendarError, calendar_view, parse_anchor

@@ -10,7 +10,6 @@ import datetime
 
 from django.conf import settings
 from django.contrib import messages as flash
-from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.db import transaction
@@ -18,6 +17,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from access.login import login_required
 from config import uploads
 from programs import workout_log
 

@@ -16,11 +16,11 @@ from django.db.models import Case, IntegerField, Model, QuerySet, Value, When
 from django.http import HttpRequest
 from django.utils.html import format_html
 
-from programs.access import is_staff_reader
+from access.policy import REVIEW, is_staff_reader, visible
 
 from . import services
 from .models import CareLog, MedicationLog, MoodLog, ReadinessLog, Reminder
-from .selectors import athletes_coached_by, visible_logs
+from .selectors import visible_logs
 
 
 def _may_use_admin(user: Any) -> bool:
@@ -87,9 +87,7 @@ class MoodLogAdmin(WellnessReadOnlyAdmin):
 
     @admin.action(description="Mark crisis flags as seen", permissions=["mark_seen"])
     def mark_seen(self, request: HttpRequest, queryset: QuerySet) -> None:
-        mine = queryset.filter(athlete_id__in=athletes_coached_by(request.user))
-        if request.user.is_superuser:
-            mine = queryset
+        mine = visible(queryset, request.user, lookup="athlete", action=REVIEW)
         count = 0
         for log in mine.filter(mood="crisis", flag_seen_at__isnull=True):
             services.mark_flag_seen(log=log, by=request.user)

@@ -8,8 +8,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from programs.access import is_staff_reader
-from programs.models import Program
+from access.policy import visible
 
 from .models import CareLog, MedicationLog, MoodLog, ReadinessLog, Reminder
 
@@ -41,17 +40,10 @@ def reminders_of(*, athlete) -> QuerySet[Reminder]:
     return Reminder.objects.filter(athlete=athlete)
 
 
-def athletes_coached_by(user: Any) -> QuerySet:
-    return Program.objects.filter(coach=user).values("athlete_id")
-
-
 def visible_logs(model: type, user: Any) -> QuerySet:
     """The live rows of ``model`` a user may read in the admin: staff readers all of them, a coach
     their athletes', anyone else their own."""
-    rows = model.objects.all()
-    if is_staff_reader(user):
-        return rows
-    return rows.filter(athlete_id__in=athletes_coached_by(user)) | rows.filter(athlete=user)
+    return visible(model.objects.all(), user, lookup="athlete")
 
 
 def open_crisis_flags(user: Any) -> QuerySet[MoodLog]:

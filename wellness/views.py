@@ -6,10 +6,11 @@ from __future__ import annotations
 import datetime
 
 from django.contrib import messages as flash
-from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
+
+from access.login import login_required
 
 from . import selectors, services
 

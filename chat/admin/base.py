@@ -1,7 +1,7 @@
 """What every chat admin shares: the access rule and read-only-ness, and small rendering helpers.
 
-Who sees what is decided by the access helpers (``chat.access``, ``programs.access``), never here:
-a superuser and the Staff group read every row, a coach (``is_staff``) the rows whose
+Who sees what is decided by the access policy (``access.policy``, through ``chat.access``), never
+here: a superuser and the Staff group read every row, a coach (``is_staff``) the rows whose
 conversation's program they can see, and a user who is not ``is_staff`` never gets past the admin
 login. Nobody adds, changes or deletes a conversation, a message, a batch, a decision or an audit
 record through the admin's forms: they are written only by the proposal lifecycle and the chat's

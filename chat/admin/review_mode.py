@@ -12,27 +12,21 @@ from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from programs.access import is_staff_reader, programs_visible_to
-from programs.models import Program
+from access import policy
 
 from ..models import CoachReview
 from .base import may_use_admin
 
 
 def coached_athletes(user: Any) -> QuerySet:
-    """The athletes whose review mode ``user`` may switch: every user for a superuser, the
-    athletes of the programs they coach otherwise."""
-    users = get_user_model().objects.all()
-    if user.is_superuser:
-        return users
-    return users.filter(pk__in=Program.objects.filter(coach=user).values("athlete"))
+    """The athletes whose review mode ``user`` may switch (the policy's ``REVIEW``): every user
+    for a superuser, the athletes they coach otherwise."""
+    return policy.visible(get_user_model().objects.all(), user, action=policy.REVIEW)
 
 
 def visible_athletes(user: Any) -> QuerySet:
-    users = get_user_model().objects.all()
-    if is_staff_reader(user):
-        return users
-    return users.filter(pk__in=programs_visible_to(user).values("athlete"))
+    """The athletes whose setting ``user`` may read (the policy's ``READ``)."""
+    return policy.visible(get_user_model().objects.all(), user)
 
 
 @admin.register(CoachReview)

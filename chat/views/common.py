@@ -1,5 +1,6 @@
-"""What the chat's views share: the htmx-aware login check, and the read models the page and its
-partials render (the open batch and its card, the suggested replies, the program's week).
+"""What the chat's views share: the sign-in check (``access.login``'s, sending htmx back to
+``/``), and the read models the page and its partials render (the open batch and its card, the
+suggested replies, the program's week).
 
 **Work that doesn't change isn't redone.** The program panel carries the program version it shows
 (``#program-version``, a hidden input that the messages and the card include in their requests).
@@ -9,18 +10,13 @@ reads the suggested replies from the messages it already loaded."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import wraps
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.views import redirect_to_login
 from django.db.models import F
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import resolve_url
 from django.urls import reverse
-from django_htmx.http import HttpResponseClientRedirect
 
+from access.login import login_required as one_login_required
 from coach.llm import DEFAULT_MODELS
 
 from .. import proposals, services
@@ -36,21 +32,9 @@ HISTORY_LIMIT = 200
 SWITCHER_LIMIT = 8  # conversations in the page's switcher (loaded when it is opened)
 WAITING = (Message.Status.PENDING, Message.Status.RUNNING)
 
-
-def login_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """Django's ``login_required``, except that an htmx request (a poll or a click after the
-    session expired) sends the whole page to the login form instead of swapping the login page
-    into a fragment."""
-
-    @wraps(view)
-    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if request.user.is_authenticated:
-            return view(request, *args, **kwargs)
-        if request.htmx:
-            return HttpResponseClientRedirect(f"{resolve_url(settings.LOGIN_URL)}?next=/")
-        return redirect_to_login(request.get_full_path())
-
-    return wrapper
+# The one sign-in check (``access.login``); a signed-out htmx request sends the athlete back to
+# the chat's page once signed in.
+login_required = one_login_required(next_page="/")
 
 
 def conversation_url(conversation: Conversation) -> str:

@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
+    "access",  # the one access policy (access.policy): who may read, act on, review whose data
     "programs",
     "training",
     "coach",

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from access.policy import owns
 from coach.tools.base import (
     Outcome,
     ToolContext,
@@ -25,7 +26,7 @@ from coach.tools.base import (
     quote,
 )
 from nutrition import selectors, services
-from nutrition.access import household_for, may_change
+from nutrition.access import household_for
 from nutrition.aggregation import Line, quantity_text
 from nutrition.models import Household
 
@@ -52,7 +53,7 @@ def household(ctx: ToolContext) -> Household:
     ``chat.access``), so the acting user (``ctx.user``, the coach when approving) is never asked
     to be one of the household's people: checking it refused every approved nutrition change."""
     found = household_for(ctx.athlete, create=True)
-    if not may_change(ctx.athlete, found):
+    if not owns(ctx.athlete, found):
         raise services.NutritionError(
             "PERMISSION_DENIED", "Only the household's own people can change its food plans."
         )

@@ -6,14 +6,14 @@ the page of the row. A program's History page lists its revisions with Undo and 
 
 * ``groups``: the Coaches and Staff groups and their permissions;
 * ``formsets``: saving inline rows through the position services (``plan_order``);
-* ``mixins``: scoping by ``programs.access`` and one revision per admin save or delete;
+* ``mixins``: scoping by ``access.policy`` and one revision per admin save or delete;
 * ``inlines``, ``children`` (weeks, sessions, exercises), ``program`` (with its History),
   ``revisions`` (read-only list of every revision).
 
 Every write goes through ``programs.services`` (which bump the program's version) inside
 ``programs.history.program_change(via="admin")``, in the request's transaction.
 
-Who sees what (``programs.access``): a superuser sees and edits everything; a member of the
+Who sees what (``access.policy``): a superuser sees and edits everything; a member of the
 "Staff" group sees everything read-only (the group has only view permissions); a coach (a staff
 user in the "Coaches" group) sees and edits only the programs they coach. Another coach's object
 answers 404.

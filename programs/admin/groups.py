@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib.auth.models import Group, Permission
 
-from ..access import COACHES_GROUP, STAFF_GROUP
+from access.policy import COACHES_GROUP, STAFF_GROUP
 
 COACH_EDITABLE_MODELS = ("program", "week", "session", "cardioblock", "exercise")
 COACH_VIEW_ONLY_MODELS = ("setresult", "programrevision")

@@ -1,4 +1,4 @@
-"""Behaviour shared by the program admins: scoping by ``programs.access``, writes through the
+"""Behaviour shared by the program admins: scoping by the access policy (``access.policy``), writes through the
 services, and one revision (``programs.history.program_change``, ``via="admin"``) per admin save,
 delete or bulk delete that changed a program.
 
@@ -16,7 +16,8 @@ from django.contrib.admin.utils import unquote
 from django.db import models, transaction
 from django.http import Http404, HttpRequest
 
-from ..access import can_edit_program, can_view_program, scope_queryset
+from access.policy import ACT, may_act, may_read, visible
+
 from ..admin_forms import PositionedForm
 from ..history import ProgramChange, program_change
 from ..models import CardioBlock, Program, RevisionVia, Session, Week
@@ -55,21 +56,19 @@ class OwnedAdminMixin:
     program_lookup: str = ""  # the path from this model to its Program ("" for Program)
 
     def get_queryset(self, request: HttpRequest) -> models.QuerySet:
-        return scope_queryset(
-            super().get_queryset(request), request.user, lookup=self.program_lookup
-        )
+        return visible(super().get_queryset(request), request.user, lookup=self.program_lookup)
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         allowed = super().has_view_permission(request, obj)
-        return allowed and (obj is None or can_view_program(request.user, obj.get_owner_object()))
+        return allowed and (obj is None or may_read(request.user, obj))
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         allowed = super().has_change_permission(request, obj)
-        return allowed and (obj is None or can_edit_program(request.user, obj.get_owner_object()))
+        return allowed and (obj is None or may_act(request.user, obj))
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         allowed = super().has_delete_permission(request, obj)
-        return allowed and (obj is None or can_edit_program(request.user, obj.get_owner_object()))
+        return allowed and (obj is None or may_act(request.user, obj))
 
     def _get_visible_or_404(self, request: HttpRequest, object_id: str) -> Any:
         obj = self.get_object(request, unquote(object_id))
@@ -124,19 +123,19 @@ class InlinePermissionMixin:
 
     def has_add_permission(self, request, obj=None):
         allowed = super().has_add_permission(request, obj)
-        return allowed and (obj is None or can_edit_program(request.user, obj.get_owner_object()))
+        return allowed and (obj is None or may_act(request.user, obj))
 
     def has_change_permission(self, request, obj=None):
         allowed = super().has_change_permission(request, obj)
-        return allowed and (obj is None or can_edit_program(request.user, obj.get_owner_object()))
+        return allowed and (obj is None or may_act(request.user, obj))
 
     def has_delete_permission(self, request, obj=None):
         allowed = super().has_delete_permission(request, obj)
-        return allowed and (obj is None or can_edit_program(request.user, obj.get_owner_object()))
+        return allowed and (obj is None or may_act(request.user, obj))
 
     def has_view_permission(self, request, obj=None):
         allowed = super().has_view_permission(request, obj)
-        return allowed and (obj is None or can_view_program(request.user, obj.get_owner_object()))
+        return allowed and (obj is None or may_read(request.user, obj))
 
 
 def parent_choices(queryset: models.QuerySet) -> models.QuerySet:
@@ -177,11 +176,11 @@ class PositionedChildAdmin(OwnedAdminMixin, admin.ModelAdmin):
         parent = db_field.name == KINDS[self.model].parent_field
         if parent:
             kwargs["queryset"] = parent_choices(
-                scope_queryset(
+                visible(
                     db_field.related_model.objects.all(),
                     request.user,
                     lookup=self.parent_program_lookup,
-                    edit=True,
+                    action=ACT,
                 )
             )
         field = super().formfield_for_foreignkey(db_field, request, **kwargs)

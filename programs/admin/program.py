@@ -15,8 +15,9 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.views.decorators.http import require_POST
 
+from access.policy import athletes_of, is_superuser, may_act
+
 from .. import services
-from ..access import can_edit_program
 from ..history import HistoryError, describe, revision_lines, revision_restore, revision_undo
 from ..models import Program, ProgramRevision
 from .formsets import adopt, update_changed
@@ -46,9 +47,9 @@ class ProgramAdmin(OwnedAdminMixin, admin.ModelAdmin):
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
         users = get_user_model().objects.order_by("username")
         if db_field.name == "athlete":
-            if not request.user.is_superuser:
-                # A coach's roster: the athletes of the programs they coach.
-                users = users.filter(programs__coach=request.user).distinct()
+            if not is_superuser(request.user):
+                # A coach's roster: the athletes they coach (access.policy).
+                users = users.filter(pk__in=athletes_of(request.user))
             kwargs["queryset"] = users
         elif db_field.name == "coach":
             if request.user.is_superuser:
@@ -137,9 +138,7 @@ class ProgramAdmin(OwnedAdminMixin, admin.ModelAdmin):
     def _revision_action(self, request, object_id, revision_id, action) -> HttpResponse:
         program = self._get_visible_or_404(request, object_id)
         revision = get_object_or_404(ProgramRevision, pk=revision_id, program=program)
-        if not (
-            self.has_change_permission(request, program) and can_edit_program(request.user, program)
-        ):
+        if not (self.has_change_permission(request, program) and may_act(request.user, program)):
             raise PermissionDenied
         try:
             if action == "undo":

@@ -5,8 +5,8 @@ import pytest
 from django.contrib.auth.models import Group
 from django.urls import reverse
 
+from access.policy import STAFF_GROUP
 from nutrition import households
-from programs.access import STAFF_GROUP
 from tests.factories import CoachFactory, ProgramFactory, UserFactory
 from tests.nutrition.helpers import first_member, kitchen
 

@@ -1,20 +1,23 @@
-"""One rule for who may reach a program: athlete own, coach their athletes', staff read all."""
+"""One rule for who may reach a program (``access.policy``, from the relations ``programs.access``
+declares): athlete own, coach their athletes', staff read all."""
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
 
-from programs.access import (
-    can_edit_program,
-    can_view_program,
-    programs_editable_by,
-    programs_visible_to,
-    scope_queryset,
-)
+from access.policy import ACT, may_act, may_read, visible
 from programs.admin import ensure_staff_group
-from programs.models import Exercise
+from programs.models import Exercise, Program
 from tests.factories import CoachFactory, ProgramFactory, UserFactory, build_program
 
 pytestmark = pytest.mark.django_db
+
+
+def programs_visible_to(user):
+    return visible(Program.objects.all(), user)
+
+
+def programs_editable_by(user):
+    return visible(Program.objects.all(), user, action=ACT)
 
 
 @pytest.fixture
@@ -43,16 +46,16 @@ def world():
 def test_each_role_reaches_exactly_its_programs(world, user, visible, editable):
     who = world[user]
     programs = {"mine": world["mine"], "theirs": world["theirs"]}
-    assert {n for n, p in programs.items() if can_view_program(who, p)} == visible
-    assert {n for n, p in programs.items() if can_edit_program(who, p)} == editable
+    assert {n for n, p in programs.items() if may_read(who, p)} == visible
+    assert {n for n, p in programs.items() if may_act(who, p)} == editable
     assert set(programs_visible_to(who)) == {programs[n] for n in visible}
     assert set(programs_editable_by(who)) == {programs[n] for n in editable}
 
 
 def test_anonymous_reaches_nothing(world):
     anonymous = AnonymousUser()
-    assert not can_view_program(anonymous, world["mine"])
-    assert not can_edit_program(anonymous, world["mine"])
+    assert not may_read(anonymous, world["mine"])
+    assert not may_act(anonymous, world["mine"])
     assert not programs_visible_to(anonymous).exists()
 
 
@@ -60,7 +63,7 @@ def test_a_reassigned_program_leaves_its_former_athlete(world):
     program = world["mine"]
     program.athlete = world["other_athlete"]
     program.save()
-    assert not can_view_program(world["athlete"], program)
+    assert not may_read(world["athlete"], program)
     assert program not in programs_visible_to(world["athlete"])
 
 
@@ -68,5 +71,5 @@ def test_scope_queryset_follows_the_path_to_the_program(world):
     coach = world["coach"]
     own = build_program(weeks=1, sessions=1, exercises=2, coach=coach)
     build_program(weeks=1, sessions=1, exercises=2, coach=world["other_coach"])
-    scoped = scope_queryset(Exercise.objects.all(), coach, lookup="session__week__program")
+    scoped = visible(Exercise.objects.all(), coach, lookup="session__week__program")
     assert set(scoped) == set(Exercise.objects.filter(session__week__program=own))
