@@ -1,5 +1,5 @@
 """The executor: checks tool calls (schema layer, then state layer), runs them in order on the
-database through ``programs.services``, and previews them by running the very same code inside a
+database through the families' services, and previews them by running the very same code inside a
 transaction that is rolled back.
 
 Rules:
@@ -14,8 +14,13 @@ Rules:
   object are ``PARSE_ERROR``, schema problems are ``VALIDATION_ERROR`` with a dotted ``field``,
   references that don't exist are ``NOT_FOUND``. An unexpected database error while executing a
   valid call is ``EXECUTION_ERROR`` (that call is rolled back to its savepoint, the batch fails).
-* ``apply_calls`` locks the program row and refuses a stale ``expected_version`` with ``STALE`` on
-  every call. The services bump ``Program.version`` themselves, on every change.
+* ``apply_calls`` locks the context's subject row (the program) and refuses a stale
+  ``expected_version`` with ``STALE`` on every call. The services bump the version themselves, on
+  every change. How to lock, read and record the subject is the owning family's declaration
+  (``Subject``, found by the registry): the engine names no family.
+* An apply is one change set of the journal (``journal.capture``): the writes journaled by the
+  services and, when the caller names ``via``, the family's own record of what the batch changed
+  (the program's revision, recorded by the subject's ``recording`` as a part of that change set).
 * Tools get a ``ToolContext`` (athlete, program, acting user), never a request or a conversation:
   the engine knows nothing of the conversation layer.
 
@@ -25,6 +30,7 @@ loading the program.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,12 +39,10 @@ from django.db import DatabaseError, transaction
 from pydantic import BaseModel, ValidationError
 
 from journal import services as journal
-from programs.models import Program
-from programs.services import program_lock
 
 from . import whatif
 from .preview import build_preview, conflict_warnings
-from .registry import REGISTRY, ToolSpec, get_tool
+from .registry import REGISTRY, ToolSpec, get_tool, subject
 from .toolcalls import ToolCall
 from .tools.base import ToolContext, ToolError, ToolStateError
 from .validation import validation_errors
@@ -81,7 +85,7 @@ class BatchResult:
     results: list[CallResult]
     preview: dict[str, Any]
     program_version: int
-    change_set_id: int | None = None  # the journal's record of an apply's non-program writes
+    change_set_id: int | None = None  # the journal's change set of an apply (None: none written)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -234,29 +238,45 @@ def preview_calls(*, ctx: ToolContext, calls: list[ToolCall]) -> BatchResult:
 
 
 def _version(ctx: ToolContext) -> int:
-    if ctx.program is None:
+    held = subject()
+    if ctx.program is None or held is None:
         return 0
-    return Program.objects.values_list("version", flat=True).get(pk=ctx.program.pk)
+    return held.version(ctx.program.pk)
 
 
 def apply_calls(
-    *, ctx: ToolContext, calls: list[ToolCall], expected_version: int | None = None
+    *,
+    ctx: ToolContext,
+    calls: list[ToolCall],
+    expected_version: int | None = None,
+    via: str = "",
+    summary: str = "",
+    source: str = "",
 ) -> BatchResult:
-    """Run every call in order in one transaction with the program row locked; write only if all
-    succeed. Each service bumps ``Program.version`` itself; the result carries the version after
-    the run (also set on ``ctx.program``) and the id of the journal's change set holding the
-    writes outside the program (``journal.capture``; None when there were none)."""
-    summary = ", ".join(call.name for call in calls)
+    """Run every call in order in one transaction with the subject's row locked; write only if
+    all succeed. Each service bumps the version itself; the result carries the version after the
+    run (also set on ``ctx.program``) and the id of the journal's change set holding the apply
+    (``journal.capture``; None when nothing was recorded). With ``via`` (how the change came, e.g.
+    "chat"), the subject's family records what the calls changed (``summary``, ``source``) as a
+    part of that change set; without it the caller records it (the command line does)."""
+    held = subject() if ctx.program is not None else None
+    summary = summary or ", ".join(call.name for call in calls)
     try:
         with transaction.atomic():
-            locked = program_lock(program_id=ctx.program.pk) if ctx.program is not None else None
+            locked = held.lock(ctx.program.pk) if held is not None else None
             current = locked.version if locked is not None else 0
             if expected_version is not None and current != expected_version:
                 raise _Rollback(_stale(calls, current=current, expected=expected_version))
             with journal.capture(athlete=ctx.athlete, summary=summary) as captured:
-                run = _run(ctx=ctx, calls=calls)
-                if not run.success:
-                    raise _Rollback(run)
+                recording = (
+                    held.recording(locked, actor=ctx.user, via=via, summary=summary, source=source)
+                    if via and locked is not None
+                    else contextlib.nullcontext()
+                )
+                with recording:
+                    run = _run(ctx=ctx, calls=calls)
+                    if not run.success:
+                        raise _Rollback(run)
     except _Rollback as failed:
         return _batch(failed.run, total=len(calls), version=_version(ctx))
     version = _version(ctx)

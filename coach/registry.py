@@ -29,7 +29,7 @@ from django.apps import apps
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.module_loading import module_has_submodule
 
-from .tools.base import ToolSpec
+from .tools.base import Subject, ToolSpec
 from .tools.catalog import CATALOG, USE_TOOLS, Family, families_of, use_tools_spec
 
 __all__ = [
@@ -45,6 +45,7 @@ __all__ = [
     "get_tool",
     "input_schema",
     "policy_lines",
+    "subject",
     "tool_definitions",
 ]
 
@@ -83,6 +84,8 @@ ALWAYS_SENT = ("program", CATALOG)
 
 FAMILIES: dict[str, Family] = {}
 REGISTRY: dict[str, ToolSpec] = {}
+# The context's subject as its family declares it (``SUBJECT`` beside ``TOOLS``; one at most).
+SUBJECTS: list[Subject] = []
 
 
 def declarations() -> list[ModuleType]:
@@ -108,6 +111,10 @@ def discover() -> None:
     registry = {spec.name: spec for spec in specs}
     if len(registry) != len(specs):
         raise ImproperlyConfigured("Two tools share a name.")
+    subjects = [m.SUBJECT for m in declarations() if getattr(m, "SUBJECT", None) is not None]
+    if len(subjects) > 1:
+        raise ImproperlyConfigured("Two families declare the context's subject (SUBJECT).")
+    SUBJECTS[:] = subjects
     FAMILIES.clear()
     FAMILIES.update(families)
     REGISTRY.clear()
@@ -119,6 +126,11 @@ discover()
 
 def get_tool(name: str) -> ToolSpec | None:
     return REGISTRY.get(name)
+
+
+def subject() -> Subject | None:
+    """How the engine locks, reads and records the context's subject (``Subject``)."""
+    return SUBJECTS[0] if SUBJECTS else None
 
 
 def _inline(node: Any, defs: dict[str, Any]) -> Any:
