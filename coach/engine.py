@@ -46,12 +46,14 @@ from .registry import REGISTRY, ToolSpec, get_tool, subject
 from .toolcalls import ToolCall
 from .tools.base import ToolContext, ToolError, ToolStateError
 from .validation import validation_errors
+from .vocabulary import plural
 
 __all__ = [
     "BatchResult",
     "CallResult",
     "ToolContext",
     "ToolError",
+    "apply_batch",
     "apply_calls",
     "check_call",
     "preview_calls",
@@ -86,6 +88,11 @@ class BatchResult:
     preview: dict[str, Any]
     program_version: int
     change_set_id: int | None = None  # the journal's change set of an apply (None: none written)
+    # The results as plain data (what a batch stores), whether the version refused them (STALE),
+    # and the calls as run: the caller reads these rather than calling back into the engine.
+    result_data: list[dict[str, Any]] = field(default_factory=list)
+    stale: bool = False
+    calls: list[ToolCall] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -206,6 +213,8 @@ def _batch(run: _Run, *, total: int, version: int) -> BatchResult:
             details=run.details, warnings=run.warnings, failed=failed, total=total
         ),
         program_version=version,
+        result_data=[r.to_dict() for r in run.results],
+        stale=any(e.code == "STALE" for r in run.results for e in r.errors),
     )
 
 
@@ -241,7 +250,36 @@ def _version(ctx: ToolContext) -> int:
     held = subject()
     if ctx.program is None or held is None:
         return 0
-    return held.version(ctx.program.pk)
+    return held.version(program_id=ctx.program.pk)
+
+
+def apply_batch(
+    *,
+    athlete: Any,
+    program: Any,
+    user: Any,
+    calls: list[dict[str, Any]],
+    version: int | None,
+    via: str,
+    source: str = "",
+) -> BatchResult:
+    """The lifecycle's one call to apply a batch: its calls as stored (raw dicts), the version
+    it was previewed on (binding only when a call needs the program: a batch of athlete-scoped
+    calls, a grocery push, is not held up by a program change; an unknown tool binds, to be
+    safe), recorded ``via`` with a summary the registry words ("2 changes from the chat: ...")."""
+    parsed = [ToolCall.from_raw(raw) for raw in calls]
+    specs = [get_tool(call.name) for call in parsed]
+    bound = any(spec is None or spec.needs_program for spec in specs)
+    labels = list(dict.fromkeys(spec.label if spec else "a change" for spec in specs))
+    summary = f"{plural(len(parsed), 'change')} from the {via}: {', '.join(labels)}"[:500]
+    return apply_calls(
+        ctx=ToolContext(athlete=athlete, program=program, user=user),
+        calls=parsed,
+        expected_version=version if bound else None,
+        via=via,
+        summary=summary,
+        source=source,
+    )
 
 
 def apply_calls(
@@ -262,28 +300,36 @@ def apply_calls(
     held = subject() if ctx.program is not None else None
     summary = summary or ", ".join(call.name for call in calls)
     try:
-        with transaction.atomic():
-            locked = held.lock(ctx.program.pk) if held is not None else None
+        with (
+            transaction.atomic(),
+            journal.capture(athlete=ctx.athlete, summary=summary) as captured,
+        ):
+            locked = held.lock(program_id=ctx.program.pk) if held is not None else None
             current = locked.version if locked is not None else 0
             if expected_version is not None and current != expected_version:
                 raise _Rollback(_stale(calls, current=current, expected=expected_version))
-            with journal.capture(athlete=ctx.athlete, summary=summary) as captured:
-                recording = (
-                    held.recording(locked, actor=ctx.user, via=via, summary=summary, source=source)
-                    if via and locked is not None
-                    else contextlib.nullcontext()
+            recording = (
+                held.recording(
+                    program=locked, actor=ctx.user, via=via, summary=summary, source=source
                 )
-                with recording:
-                    run = _run(ctx=ctx, calls=calls)
-                    if not run.success:
-                        raise _Rollback(run)
+                if via and locked is not None
+                else contextlib.nullcontext()
+            )
+            with recording:
+                run = _run(ctx=ctx, calls=calls)
+                if not run.success:
+                    raise _Rollback(run)
     except _Rollback as failed:
         return _batch(failed.run, total=len(calls), version=_version(ctx))
-    version = _version(ctx)
+    # A recording that wrote a revision settled the version on the locked row (one step past the
+    # one before); otherwise the services bumped it in the database, so it is read back.
+    settled = via and locked is not None and locked.version != current
+    version = locked.version if settled else _version(ctx)
     if ctx.program is not None:
         ctx.program.version = version
     batch = _batch(run, total=len(calls), version=version)
     batch.change_set_id = captured.change_set_id
+    batch.calls = calls
     return batch
 
 

@@ -25,8 +25,6 @@ from .lifecycle import (
     edit_call,
     expire,
     expire_due,
-    expire_superseded,
-    open_batch,
     remove_call,
     undo,
 )
@@ -56,3 +54,20 @@ __all__ = [
     "remove_call",
     "undo",
 ]
+
+
+def open_batch(*, conversation):
+    """The batch waiting for a decision, if any; one past its time expires on the way."""
+    batch = find_open(conversation=conversation)
+    if batch is not None and is_due(batch):
+        expire(batch_id=batch.pk)
+        return None
+    return batch
+
+
+def expire_superseded(*, conversation):
+    """Opening a read-only conversation (about an earlier program) expires the batch left open
+    in it, with the reason (``core.expiry_note``); clicks on its card do the same."""
+    batch = find_open(conversation=conversation)
+    if batch is not None:
+        expire(batch_id=batch.pk)

@@ -63,16 +63,6 @@ def calls_of(batch: PendingToolBatch) -> list[ToolCall]:
     return [ToolCall.from_raw(raw) for raw in batch.calls]
 
 
-def program_bound(batch: PendingToolBatch) -> bool:
-    """Whether the batch is bound to the program version it was previewed on: it is when any call
-    is a program tool (an unknown name counts as one, to be safe). A batch of athlete-scoped calls
-    only (a grocery push) is not held up by a program change."""
-    return any(
-        (spec := get_tool(call.get("name", ""))) is None or spec.needs_program
-        for call in batch.calls
-    )
-
-
 def needs_review(batch: PendingToolBatch) -> bool:
     """Coach review mode is on for the athlete and a change is high or critical (seed 004)."""
     review = CoachReview.objects.filter(athlete_id=batch.conversation.athlete_id).first()

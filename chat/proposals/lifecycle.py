@@ -51,15 +51,12 @@ from .core import (
     calls_of,
     context_for,
     expiry_note,
-    find_open,
     gate,
-    is_due,
     lock,
     lock_for_athlete,
     lock_for_coach,
     lock_for_undo,
     needs_review,
-    program_bound,
     record_decision,
     ttl,
 )
@@ -249,22 +246,23 @@ def apply(*, batch_id: int, user: Any, revision: int) -> Decision:
 
 
 def _apply_locked(batch: PendingToolBatch, *, user: Any, kind: str, note: str = "") -> Decision:
-    """Run every call in order, all or nothing, as one journal change set (the engine locks the
-    program and refuses a version other than the previewed one: → STALE)."""
-    bound = program_bound(batch)
-    calls = calls_of(batch)
+    """Run every call in order, all or nothing, as one journal change set: one call into the
+    engine, which locks the program and refuses a version other than the previewed one (→ STALE),
+    and hands back plain data."""
+    conversation = batch.conversation
     started = time.monotonic()
-    result = engine.apply_calls(
-        ctx=context_for(batch.conversation, user=user),
-        calls=calls,
-        expected_version=batch.program_version if bound else None,
+    result = engine.apply_batch(
+        athlete=conversation.athlete,
+        program=conversation.program,
+        user=user,
+        calls=batch.calls,
+        version=batch.program_version,
         via="chat",
-        summary=notes.batch_summary(batch),
         source=f"batch:{batch.pk}",
     )
     elapsed = int((time.monotonic() - started) * 1000)
-    batch.results = [r.to_dict() for r in result.results]
-    if not result.success and any(e.code == "STALE" for r in result.results for e in r.errors):
+    batch.results = result.result_data
+    if result.stale:
         return mark_stale(batch, user)
     batch.decided_by = user
     batch.decided_at = timezone.now()
@@ -293,7 +291,7 @@ def _apply_locked(batch: PendingToolBatch, *, user: Any, kind: str, note: str = 
         status=Record.APPLIED,
         by=user,
         results=batch.results,
-        applied_calls=calls,
+        applied_calls=result.calls,
         apply_ms=elapsed,
     )
     outcome = "approved" if kind == Kind.APPROVED else "applied"
@@ -365,23 +363,6 @@ def expire_due() -> int:
         status__in=list(PendingToolBatch.OPEN_STATUSES), expires_at__lte=timezone.now()
     ).values_list("pk", flat=True)
     return sum(1 for pk in list(due) if expire(batch_id=pk))
-
-
-def open_batch(*, conversation: Conversation) -> PendingToolBatch | None:
-    """The batch waiting for a decision, if any; one past its time expires on the way."""
-    batch = find_open(conversation=conversation)
-    if batch is not None and is_due(batch):
-        expire(batch_id=batch.pk)
-        return None
-    return batch
-
-
-def expire_superseded(*, conversation: Conversation) -> None:
-    """Opening a read-only conversation (about an earlier program) expires the batch left open
-    in it, with the reason (``core.expiry_note``); clicks on its card do the same."""
-    batch = find_open(conversation=conversation)
-    if batch is not None:
-        expire(batch_id=batch.pk)
 
 
 # --- undo ----------------------------------------------------------------------------------------
