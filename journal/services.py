@@ -91,7 +91,7 @@ class JournalConflict(JournalError):
 
 @dataclass
 class Capture:
-    athlete: Any
+    athlete: Any  # the athlete (a user, or its primary key) the change set belongs to
     summary: str
     change_set_id: int | None = None
     _recorded: bool = False
@@ -322,12 +322,12 @@ def undo(change_set: ChangeSet | int, actor: Any = None, summary: str = "") -> C
     ``summary``), in a new change set that ``undoes`` this one."""
     pk = change_set.pk if isinstance(change_set, ChangeSet) else change_set
     with transaction.atomic():
-        locked = ChangeSet.objects.select_for_update().select_related("athlete").get(pk=pk)
+        locked = ChangeSet.objects.select_for_update().get(pk=pk)
         if locked.undone_at is not None:
             raise JournalError("These changes were already undone.")
         now = timezone.now()
         title = summary or f"Undo of: {locked.summary}"
-        with capture(athlete=locked.athlete, summary=title, undoes=locked):
+        with capture(athlete=locked.athlete_id, summary=title, undoes=locked):
             for change in locked.changes.select_related("content_type").order_by("-pk"):
                 if change.action == Change.Action.PART:
                     _undo_part(change, actor, summary)
