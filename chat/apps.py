@@ -6,7 +6,8 @@ class ChatConfig(AppConfig):
     verbose_name = "Chat"
 
     def ready(self) -> None:
-        # Register the Celery tasks in every process, the web server's too: the lifecycle queues
-        # the agent by task name (``chat.recovery.AGENT_TASK``), since the task module
-        # imports the agent, which calls the lifecycle.
+        # Register the Celery tasks in every process, the web server's too: the task module
+        # registers the agent's task with ``chat.recovery`` (``runs_agent``), which queues it by
+        # reference; the task module imports the agent, which reaches the lifecycle, so the
+        # registration points from the task down, never back.
         from . import tasks  # noqa: F401

@@ -260,9 +260,3 @@ def describe_failure(calls: list[dict[str, Any]], results: list[dict[str, Any]])
         messages = athlete_words(messages)
         return f"Change {index} of {len(calls)} ({name.lower()}) failed: {messages}".strip()
     return ""
-
-
-def batch_summary(batch: Any) -> str:
-    """The program revision's summary for an applied batch: "2 changes from the chat: ..." """
-    labels = list(dict.fromkeys(_label(c.get("name", "")) for c in batch.calls))
-    return f"{plural(len(batch.calls), 'change')} from the chat: {', '.join(labels)}"[:500]

@@ -28,6 +28,10 @@ RUNNING, started ``AGENT_TURN_DEADLINE`` s ago         a new run, once (its work
 RUNNING past the deadline again                        FAILED, ``error_code="timeout"``
 =====================================================  ===========================================
 
+The run is handed to the task that ``chat.tasks`` registers by reference (``runs_agent``), not
+looked up by its name: the task module imports the agent, which reaches the lifecycle, which
+queues runs here, so the dependency points from the task to this module, never back.
+
 ``retry`` is the athlete's Retry: it starts a new run of a failed reply, of one past the deadline,
 or of one the broker never took; a reply on its way or finished is left as it is, so a double
 click gives one reply. The page stops polling at the deadline (``waiting_state``).
@@ -39,8 +43,8 @@ import datetime
 import enum
 import logging
 from dataclasses import dataclass
+from typing import Any
 
-from celery import current_app
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
@@ -52,7 +56,6 @@ from .models import Message
 
 logger = logging.getLogger(__name__)
 
-AGENT_TASK = "chat.tasks.run_agent"
 MAX_RECOVERIES = 1
 WAITING = (Message.Status.PENDING, Message.Status.RUNNING)
 
@@ -75,13 +78,27 @@ def deadline() -> datetime.timedelta:
 
 # --- handing a run to the broker -----------------------------------------------------------------
 
+_AGENT: list[Any] = []  # the Celery task that runs the agent, registered by ``chat.tasks``
+
+
+def runs_agent(task: Any) -> Any:
+    """Register ``task`` as the one that fills a reply (``chat.tasks.run_agent``, decorated)."""
+    _AGENT[:] = [task]
+    return task
+
+
+def agent_task() -> Any:
+    if not _AGENT:
+        raise RuntimeError("No agent task registered: chat.tasks is loaded by ChatConfig.ready().")
+    return _AGENT[0]
+
 
 def send_run(placeholder: Message) -> bool:
     """Hand the placeholder's current run to the broker now. When the broker can't take it, log,
     mark the run not queued (the sweep sends it when the broker is back) and return False; the
     message and its placeholder are kept either way."""
     try:
-        current_app.tasks[AGENT_TASK].delay(placeholder.pk, placeholder.attempt)
+        agent_task().delay(placeholder.pk, placeholder.attempt)
     except BROKER_ERRORS as exc:
         logger.warning("The broker is unreachable; reply %s waits for it: %s", placeholder.pk, exc)
         placeholder.queued_at = None

@@ -33,6 +33,7 @@ logger = logging.getLogger(__name__)
 DB_RETRIES = 5  # back-off 1, 2, 4, 8, 16 s (with jitter): about half a minute in all
 
 
+@recovery.runs_agent
 @shared_task(
     bind=True,
     acks_late=True,

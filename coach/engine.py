@@ -1,5 +1,5 @@
 """The executor: checks tool calls (schema layer, then state layer), runs them in order on the
-database through ``programs.services``, and previews them by running the very same code inside a
+database through the families' services, and previews them by running the very same code inside a
 transaction that is rolled back.
 
 Rules:
@@ -14,8 +14,13 @@ Rules:
   object are ``PARSE_ERROR``, schema problems are ``VALIDATION_ERROR`` with a dotted ``field``,
   references that don't exist are ``NOT_FOUND``. An unexpected database error while executing a
   valid call is ``EXECUTION_ERROR`` (that call is rolled back to its savepoint, the batch fails).
-* ``apply_calls`` locks the program row and refuses a stale ``expected_version`` with ``STALE`` on
-  every call. The services bump ``Program.version`` themselves, on every change.
+* ``apply_calls`` locks the context's subject row (the program) and refuses a stale
+  ``expected_version`` with ``STALE`` on every call. The services bump the version themselves, on
+  every change. How to lock, read and record the subject is the owning family's declaration
+  (``Subject``, found by the registry): the engine names no family.
+* An apply is one change set of the journal (``journal.capture``): the writes journaled by the
+  services and, when the caller names ``via``, the family's own record of what the batch changed
+  (the program's revision, recorded by the subject's ``recording`` as a part of that change set).
 * Tools get a ``ToolContext`` (athlete, program, acting user), never a request or a conversation:
   the engine knows nothing of the conversation layer.
 
@@ -25,6 +30,7 @@ loading the program.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,21 +39,21 @@ from django.db import DatabaseError, transaction
 from pydantic import BaseModel, ValidationError
 
 from journal import services as journal
-from programs.models import Program
-from programs.services import program_lock
 
 from . import whatif
 from .preview import build_preview, conflict_warnings
-from .registry import REGISTRY, ToolSpec, get_tool
+from .registry import REGISTRY, ToolSpec, get_tool, subject
 from .toolcalls import ToolCall
 from .tools.base import ToolContext, ToolError, ToolStateError
 from .validation import validation_errors
+from .vocabulary import plural
 
 __all__ = [
     "BatchResult",
     "CallResult",
     "ToolContext",
     "ToolError",
+    "apply_batch",
     "apply_calls",
     "check_call",
     "preview_calls",
@@ -81,7 +87,12 @@ class BatchResult:
     results: list[CallResult]
     preview: dict[str, Any]
     program_version: int
-    change_set_id: int | None = None  # the journal's record of an apply's non-program writes
+    change_set_id: int | None = None  # the journal's change set of an apply (None: none written)
+    # The results as plain data (what a batch stores), whether the version refused them (STALE),
+    # and the calls as run: the caller reads these rather than calling back into the engine.
+    result_data: list[dict[str, Any]] = field(default_factory=list)
+    stale: bool = False
+    calls: list[ToolCall] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -202,6 +213,8 @@ def _batch(run: _Run, *, total: int, version: int) -> BatchResult:
             details=run.details, warnings=run.warnings, failed=failed, total=total
         ),
         program_version=version,
+        result_data=[r.to_dict() for r in run.results],
+        stale=any(e.code == "STALE" for r in run.results for e in r.errors),
     )
 
 
@@ -234,36 +247,89 @@ def preview_calls(*, ctx: ToolContext, calls: list[ToolCall]) -> BatchResult:
 
 
 def _version(ctx: ToolContext) -> int:
-    if ctx.program is None:
+    held = subject()
+    if ctx.program is None or held is None:
         return 0
-    return Program.objects.values_list("version", flat=True).get(pk=ctx.program.pk)
+    return held.version(program_id=ctx.program.pk)
+
+
+def apply_batch(
+    *,
+    athlete: Any,
+    program: Any,
+    user: Any,
+    calls: list[dict[str, Any]],
+    version: int | None,
+    via: str,
+    source: str = "",
+) -> BatchResult:
+    """The lifecycle's one call to apply a batch: its calls as stored (raw dicts), the version
+    it was previewed on (binding only when a call needs the program: a batch of athlete-scoped
+    calls, a grocery push, is not held up by a program change; an unknown tool binds, to be
+    safe), recorded ``via`` with a summary the registry words ("2 changes from the chat: ...")."""
+    parsed = [ToolCall.from_raw(raw) for raw in calls]
+    specs = [get_tool(call.name) for call in parsed]
+    bound = any(spec is None or spec.needs_program for spec in specs)
+    labels = list(dict.fromkeys(spec.label if spec else "a change" for spec in specs))
+    summary = f"{plural(len(parsed), 'change')} from the {via}: {', '.join(labels)}"[:500]
+    return apply_calls(
+        ctx=ToolContext(athlete=athlete, program=program, user=user),
+        calls=parsed,
+        expected_version=version if bound else None,
+        via=via,
+        summary=summary,
+        source=source,
+    )
 
 
 def apply_calls(
-    *, ctx: ToolContext, calls: list[ToolCall], expected_version: int | None = None
+    *,
+    ctx: ToolContext,
+    calls: list[ToolCall],
+    expected_version: int | None = None,
+    via: str = "",
+    summary: str = "",
+    source: str = "",
 ) -> BatchResult:
-    """Run every call in order in one transaction with the program row locked; write only if all
-    succeed. Each service bumps ``Program.version`` itself; the result carries the version after
-    the run (also set on ``ctx.program``) and the id of the journal's change set holding the
-    writes outside the program (``journal.capture``; None when there were none)."""
-    summary = ", ".join(call.name for call in calls)
+    """Run every call in order in one transaction with the subject's row locked; write only if
+    all succeed. Each service bumps the version itself; the result carries the version after the
+    run (also set on ``ctx.program``) and the id of the journal's change set holding the apply
+    (``journal.capture``; None when nothing was recorded). With ``via`` (how the change came, e.g.
+    "chat"), the subject's family records what the calls changed (``summary``, ``source``) as a
+    part of that change set; without it the caller records it (the command line does)."""
+    held = subject() if ctx.program is not None else None
+    summary = summary or ", ".join(call.name for call in calls)
     try:
-        with transaction.atomic():
-            locked = program_lock(program_id=ctx.program.pk) if ctx.program is not None else None
+        with (
+            transaction.atomic(),
+            journal.capture(athlete=ctx.athlete, summary=summary) as captured,
+        ):
+            locked = held.lock(program_id=ctx.program.pk) if held is not None else None
             current = locked.version if locked is not None else 0
             if expected_version is not None and current != expected_version:
                 raise _Rollback(_stale(calls, current=current, expected=expected_version))
-            with journal.capture(athlete=ctx.athlete, summary=summary) as captured:
+            recording = (
+                held.recording(
+                    program=locked, actor=ctx.user, via=via, summary=summary, source=source
+                )
+                if via and locked is not None
+                else contextlib.nullcontext()
+            )
+            with recording:
                 run = _run(ctx=ctx, calls=calls)
                 if not run.success:
                     raise _Rollback(run)
     except _Rollback as failed:
         return _batch(failed.run, total=len(calls), version=_version(ctx))
-    version = _version(ctx)
+    # A recording that wrote a revision settled the version on the locked row (one step past the
+    # one before); otherwise the services bumped it in the database, so it is read back.
+    settled = via and locked is not None and locked.version != current
+    version = locked.version if settled else _version(ctx)
     if ctx.program is not None:
         ctx.program.version = version
     batch = _batch(run, total=len(calls), version=version)
     batch.change_set_id = captured.change_set_id
+    batch.calls = calls
     return batch
 
 

@@ -28,7 +28,7 @@ from typing import Any
 from django.core.exceptions import ImproperlyConfigured
 
 from .discovery import declarations
-from .tools.base import ToolSpec
+from .tools.base import Subject, ToolSpec
 from .tools.catalog import CATALOG, USE_TOOLS, Family, families_of, use_tools_spec
 
 __all__ = [
@@ -44,6 +44,7 @@ __all__ = [
     "get_tool",
     "input_schema",
     "policy_lines",
+    "subject",
     "tool_definitions",
 ]
 
@@ -81,6 +82,8 @@ ALWAYS_SENT: list[str] = []
 
 FAMILIES: dict[str, Family] = {}
 REGISTRY: dict[str, ToolSpec] = {}
+# The context's subject as its family declares it (``SUBJECT`` beside ``TOOLS``; one at most).
+SUBJECTS: list[Subject] = []
 
 
 def discover() -> None:
@@ -97,6 +100,10 @@ def discover() -> None:
     if len(registry) != len(specs):
         raise ImproperlyConfigured("Two tools share a name.")
     ALWAYS_SENT[:] = always
+    subjects = [m.SUBJECT for m in found if getattr(m, "SUBJECT", None) is not None]
+    if len(subjects) > 1:
+        raise ImproperlyConfigured("Two families declare the context's subject (SUBJECT).")
+    SUBJECTS[:] = subjects
     FAMILIES.clear()
     FAMILIES.update(families)
     REGISTRY.clear()
@@ -108,6 +115,11 @@ discover()
 
 def get_tool(name: str) -> ToolSpec | None:
     return REGISTRY.get(name)
+
+
+def subject() -> Subject | None:
+    """How the engine locks, reads and records the context's subject (``Subject``)."""
+    return SUBJECTS[0] if SUBJECTS else None
 
 
 def _inline(node: Any, defs: dict[str, Any]) -> Any:

@@ -1,10 +1,19 @@
-"""The undo journal: what one applied batch created or changed outside the program's own revision
-history (``programs.history``), so that it can be put back (``journal.services``).
+"""The journal: the one record of applied changes, each undone by the one undo
+(``journal.services.undo``).
 
-A ``ChangeSet`` is one batch's writes for one athlete; each ``Change`` is one object created or
-updated, by content type and id, with the fields it wrote (``after``) and, for an update, the values
-they had before (``before``). The journal depends on no app of ours: any data app whose models have
-a nullable ``deleted_at`` can be journaled.
+A ``ChangeSet`` is one applied change for one athlete: a chat batch (confirmed, approved by the
+coach, or written at once), or a change made outside a batch (a coach's admin edit, a restore, an
+undo). Each ``Change`` is one part of it, by content type and id:
+
+* ``created`` / ``updated``: one object written, with the fields it wrote (``after``) and, for an
+  update, the values they had before (``before``); any model with a nullable ``deleted_at`` can be
+  journaled this way;
+* ``part``: a record a family kept of its own (the program's ``ProgramRevision``, a diff of the
+  whole program tree), undone by the undoer that family registered with the journal
+  (``journal.services.register_undoer``, at its ``AppConfig.ready()``).
+
+The journal depends on no app of ours. ``undoes`` links the change set an undo wrote (its parts'
+own records, e.g. the program's undo revision) to the one it undid, so a history reads both.
 """
 
 from __future__ import annotations
@@ -22,6 +31,14 @@ class ChangeSet(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     undone_at = models.DateTimeField(null=True, blank=True)
     summary = models.CharField(max_length=300, blank=True)
+    undoes = models.OneToOneField(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="undone_by",
+        help_text="The change set this one undid (its parts are the undo's own records).",
+    )
 
     class Meta:
         ordering = ["-created_at", "-pk"]
@@ -36,6 +53,7 @@ class ChangeSet(models.Model):
 class ChangeAction(models.TextChoices):
     CREATED = "created", "Created"
     UPDATED = "updated", "Updated"
+    PART = "part", "Part recorded by a family"
 
 
 class Change(models.Model):

@@ -1,4 +1,4 @@
-"""Recording and undoing writes outside the program history.
+"""Recording applied changes and the one undo.
 
 Usage (``coach.engine.apply_calls`` does this around a batch's writes)::
 
@@ -22,8 +22,17 @@ Usage (``coach.engine.apply_calls`` does this around a batch's writes)::
 * ``updated(obj, before)``: called after ``save()``, ``before`` = {field name: old value} of the
   fields the save changed; undo puts ``before`` back only while the object still holds what this
   change wrote, else ``JournalConflict`` naming the object.
-* ``undo(change_set, actor)``: newest change first, all or nothing in one transaction, sets
-  ``undone_at``; raises ``JournalError`` (already undone) or ``JournalConflict``.
+* ``part(obj, athlete=...)``: a family's own record of a change (the program's revision) joins
+  the current capture as one part; outside any capture it gets a change set of its own, so a
+  change made outside a batch (a coach's admin edit, a restore) is in the journal too. Undo hands
+  the part to the undoer its family registered (``register_undoer(model, undoer)``, at the app's
+  ``ready()``): ``undoer(obj, actor=..., summary=...)`` puts it back or raises ``JournalError``
+  with a message naming the later change in the way.
+* ``undo(change_set, actor, summary="")``: every part, newest first, all or nothing in one
+  transaction, sets ``undone_at``; raises ``JournalError`` (already undone, or a part's refusal)
+  or ``JournalConflict``. What the undo itself records (the program's undo revision) is a new
+  change set whose ``undoes`` is the one undone.
+* Each committed change set and each committed undo sends ``journal.signals.changed``.
 """
 
 from __future__ import annotations
@@ -32,9 +41,10 @@ import contextvars
 import datetime
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from django.contrib.contenttypes.models import ContentType
@@ -43,6 +53,7 @@ from django.db import models, transaction
 from django.utils import timezone
 
 from .models import Change, ChangeSet
+from .signals import changed
 
 __all__ = [
     "Capture",
@@ -50,6 +61,11 @@ __all__ = [
     "JournalError",
     "capture",
     "created",
+    "holding",
+    "part",
+    "part_ids",
+    "parts",
+    "register_undoer",
     "undo",
     "updated",
 ]
@@ -75,7 +91,7 @@ class JournalConflict(JournalError):
 
 @dataclass
 class Capture:
-    athlete: Any
+    athlete: Any  # the athlete (a user, or its primary key) the change set belongs to
     summary: str
     change_set_id: int | None = None
     _recorded: bool = False
@@ -86,13 +102,28 @@ _current: contextvars.ContextVar[Capture | None] = contextvars.ContextVar(
 )
 
 
+def _announce(change_set: ChangeSet, *, undone: bool) -> None:
+    send = partial(
+        changed.send,
+        sender=ChangeSet,
+        change_set=change_set,
+        athlete=change_set.athlete,
+        undone=undone,
+    )
+    transaction.on_commit(send, robust=True)
+
+
 @contextmanager
-def capture(*, athlete: Any, summary: str = "") -> Iterator[Capture]:
+def capture(
+    *, athlete: Any, summary: str = "", undoes: ChangeSet | None = None
+) -> Iterator[Capture]:
     outer = _current.get()
     if outer is not None:
         yield outer
         return
-    change_set = ChangeSet.objects.create(athlete=athlete, summary=summary[:SUMMARY_LIMIT])
+    change_set = ChangeSet.objects.create(
+        athlete_id=getattr(athlete, "pk", athlete), summary=summary[:SUMMARY_LIMIT], undoes=undoes
+    )
     handle = Capture(athlete=athlete, summary=summary, change_set_id=change_set.pk)
     token = _current.set(handle)
     try:
@@ -103,6 +134,8 @@ def capture(*, athlete: Any, summary: str = "") -> Iterator[Capture]:
     if not Change.objects.filter(change_set_id=change_set.pk).exists():
         change_set.delete()
         handle.change_set_id = None
+    elif undoes is None:  # an undo announces itself once, as an undo
+        _announce(change_set, undone=False)
 
 
 class _ExactEncoder(DjangoJSONEncoder):
@@ -160,6 +193,73 @@ def updated(obj: models.Model, before: dict[str, Any]) -> None:
     )
 
 
+# --- parts recorded by a family ------------------------------------------------------------------
+
+Undoer = Callable[..., None]
+_UNDOERS: dict[str, Undoer] = {}
+
+
+def register_undoer(model: type[models.Model], undoer: Undoer) -> None:
+    """``undoer(obj, actor=..., summary=...)`` puts back what a part of ``model`` recorded."""
+    _UNDOERS[model._meta.label_lower] = undoer
+
+
+def part(obj: models.Model, *, athlete: Any, summary: str = "") -> int | None:
+    """Record ``obj`` (a family's own record of a change, already saved) as one part of the
+    current change set, or of a change set of its own outside any capture; returns its id."""
+    with capture(athlete=athlete, summary=summary) as handle:
+        _record(obj, Change.Action.PART, None, None)
+    return handle.change_set_id
+
+
+def parts(change_set: ChangeSet | int, model: type[models.Model] | None = None) -> list[Any]:
+    """The objects recorded as parts of ``change_set`` (only ``model``'s), in recording order."""
+    pk = change_set.pk if isinstance(change_set, ChangeSet) else change_set
+    rows = Change.objects.filter(change_set_id=pk, action=Change.Action.PART)
+    if model is not None:
+        rows = rows.filter(content_type=ContentType.objects.get_for_model(model))
+    out = []
+    for row in rows.select_related("content_type").order_by("pk"):
+        found = row.content_type.model_class()._base_manager.filter(pk=row.object_id).first()
+        if found is not None:
+            out.append(found)
+    return out
+
+
+def holding(model: type[models.Model], object_ids: Any) -> models.QuerySet[ChangeSet]:
+    """The change sets holding any of ``object_ids`` of ``model`` as a part (a history view:
+    ``object_ids`` may be a subquery)."""
+    return ChangeSet.objects.filter(
+        changes__action=Change.Action.PART,
+        changes__content_type=ContentType.objects.get_for_model(model),
+        changes__object_id__in=object_ids,
+    ).distinct()
+
+
+def part_ids(change_sets: Any, model: type[models.Model]) -> dict[int, list[int]]:
+    """``{change set id: [ids of model's objects recorded as its parts]}`` for ``change_sets``."""
+    out: dict[int, list[int]] = {}
+    rows = Change.objects.filter(
+        change_set__in=change_sets,
+        action=Change.Action.PART,
+        content_type=ContentType.objects.get_for_model(model),
+    ).values_list("change_set_id", "object_id")
+    for change_set_id, object_id in rows.order_by("pk"):
+        out.setdefault(change_set_id, []).append(object_id)
+    return out
+
+
+def _undo_part(change: Change, actor: Any, summary: str) -> None:
+    model = change.content_type.model_class()
+    undoer = _UNDOERS.get(model._meta.label_lower)
+    obj = model._base_manager.filter(pk=change.object_id).first()
+    if obj is None:
+        raise JournalConflict(_label(model, None, change.object_id))
+    if undoer is None:
+        raise JournalError(f"{_label(model, obj, change.object_id)} can't be undone.")
+    undoer(obj, actor=actor, summary=summary)
+
+
 def _label(model: type[models.Model], obj: models.Model | None, object_id: int) -> str:
     noun = str(model._meta.verbose_name).capitalize()
     return f'{noun} "{obj}"' if obj is not None else f"{noun} {object_id}"
@@ -215,17 +315,25 @@ def _undo_one(change: Change, now: Any) -> None:
     obj.save(update_fields=[field.name for field in fields.values()])
 
 
-def undo(change_set: ChangeSet | int, actor: Any = None) -> ChangeSet:
-    """Put back everything ``change_set`` recorded, newest first, all or nothing. ``actor`` is who
-    asked (the caller has checked they may); kept for the callers' audit trails."""
+def undo(change_set: ChangeSet | int, actor: Any = None, summary: str = "") -> ChangeSet:
+    """Put back everything ``change_set`` recorded, newest first, all or nothing: the one undo of
+    every applied change. ``actor`` is who asked (the caller has checked they may); the parts'
+    undoers record the undo as theirs (the program's undo revision, by ``actor``, with
+    ``summary``), in a new change set that ``undoes`` this one."""
     pk = change_set.pk if isinstance(change_set, ChangeSet) else change_set
     with transaction.atomic():
         locked = ChangeSet.objects.select_for_update().get(pk=pk)
         if locked.undone_at is not None:
             raise JournalError("These changes were already undone.")
         now = timezone.now()
-        for change in locked.changes.select_related("content_type").order_by("-pk"):
-            _undo_one(change, now)
+        title = summary or f"Undo of: {locked.summary}"
+        with capture(athlete=locked.athlete_id, summary=title, undoes=locked):
+            for change in locked.changes.select_related("content_type").order_by("-pk"):
+                if change.action == Change.Action.PART:
+                    _undo_part(change, actor, summary)
+                else:
+                    _undo_one(change, now)
         locked.undone_at = now
         locked.save(update_fields=["undone_at"])
+        _announce(locked, undone=True)
     return locked

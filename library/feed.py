@@ -7,7 +7,8 @@ VEVENT whose UID comes from the session's primary key, so calendar apps update i
 published as ``STATUS:CANCELLED`` with a higher sequence, so subscribed calendars drop it.
 
 ``sync_feed_events`` brings the rows up to date; the feed view calls it on every download, and
-whoever changes sessions may call it right after (``sync_feed_events_for``), so a move is
+every committed change of the athlete's data calls it right after (``renumber_after_change``,
+connected to the journal's ``changed`` signal in ``LibraryConfig.ready()``), so a move is
 numbered by the change that made it even if nobody downloads in between.
 """
 
@@ -105,6 +106,11 @@ def sync_feed_events_for(*, athlete: Any) -> int:
     many events the feed holds (0 when the athlete has no feed yet: nothing to number)."""
     feed = CalendarFeed.objects.filter(athlete=athlete).first()
     return len(sync_feed_events(feed=feed)) if feed is not None else 0
+
+
+def renumber_after_change(*, athlete: Any, **_signal: Any) -> None:
+    """The receiver of ``journal.signals.changed``: a change set (or its undo) was committed."""
+    sync_feed_events_for(athlete=athlete)
 
 
 def _description(session: Session) -> str:

@@ -117,6 +117,11 @@ def program_bump_version(*, program: Program) -> int:
     return program.version
 
 
+def program_version(*, program_id: int) -> int:
+    """The program's version now (read without a lock: previews)."""
+    return Program.objects.values_list("version", flat=True).get(pk=program_id)
+
+
 def program_lock(*, program_id: int) -> Program:
     """Lock the program row for the rest of the transaction (a no-op lock on SQLite, whose
     writers are serialised by the database itself)."""

@@ -8,10 +8,6 @@
   ``coach/wording.py``) holds a registered tool's name in a string literal, docstrings included:
   what they need of a tool they read from its declaration (``ToolSpec``). The names come from the
   registry, so a new tool is checked the moment it is declared.
-
-``PENDING`` lists the modules of ``coach/`` that still import a family while other work moves them
-(the lead empties it after merging); a module listed there that no longer imports one fails, so
-the list can only shrink.
 """
 
 from __future__ import annotations
@@ -35,12 +31,6 @@ NO_TOOL_NAMES = [
     COACH / "guardrails.py",
     COACH / "wording.py",
 ]
-# Still importing a family while they are moved out of the engine (issue 19, other branches):
-# the engine's snapshots and apply, the program summary, the what-if projection, the plan
-# adjustment, and the management commands that build, export and import programs.
-PENDING = {
-    "coach/engine.py",
-}
 
 
 def family_apps() -> set[str]:
@@ -90,17 +80,9 @@ def test_no_module_of_coach_imports_a_family_app_or_chat():
     offenders = {
         f"{path.relative_to(ROOT)}: {', '.join(sorted(modules))}"
         for path in sorted(COACH.rglob("*.py"))
-        if str(path.relative_to(ROOT)) not in PENDING
-        and (modules := forbidden_imports(path, forbidden))
+        if (modules := forbidden_imports(path, forbidden))
     }
     assert offenders == set()
-
-
-def test_every_pending_module_still_imports_a_family():
-    """An entry that no longer imports a family goes (the list only shrinks)."""
-    forbidden = family_apps() | {"chat"}
-    done = {name for name in PENDING if not forbidden_imports(ROOT / name, forbidden)}
-    assert done == set(), f"remove from PENDING: {sorted(done)}"
 
 
 def test_the_offline_coach_and_the_spine_name_no_tool():

@@ -9,10 +9,9 @@ checks the two rules:
 1. No module outside a family's app imports that family: ``chat``, ``coach``, ``config``,
    ``journal`` and ``manage.py`` name none.
 2. A family imports another family only through that family's public modules, ``PUBLIC``:
-   ``services`` (what it does) and ``access`` (who may reach what; one rule, ``programs.access``).
+   ``services`` (what it does) and ``access`` (what each family declares to the one policy, ``access.policy``).
 
-``PENDING`` lists the imports of rule 1 that other work in progress removes (the lead empties it
-after merging); ``ALLOWED`` lists the cross-family imports of rule 2 that existed when the rule was
+Rule 1 holds with no exception. ``ALLOWED`` lists the cross-family imports of rule 2 that existed when the rule was
 written (mostly ``programs.models`` read by training and library), so that nothing new is added.
 An entry that no longer occurs fails the test too: the lists only shrink.
 """
@@ -29,20 +28,6 @@ from coach.discovery import declarations
 ROOT = Path(settings.BASE_DIR)
 SKIPPED = {"tests", ".venv", ".git", "migrations", "node_modules", "var", "static", "templates"}
 PUBLIC = ("services", "access")
-
-# Rule 1, being fixed elsewhere right now (each "path: imported module").
-PENDING = {
-    # the lifecycle and its undo (chat/proposals/*, coach/engine.py): the lifecycle helper
-    "chat/proposals/decide.py: library.feed",
-    "chat/proposals/decide.py: programs.history",
-    "chat/proposals/decide.py: programs.services",
-    "chat/proposals/undo.py: library.feed",
-    "chat/proposals/undo.py: programs.history",
-    "chat/proposals/undo.py: programs.models",
-    "chat/proposals/undo.py: programs.services",
-    "coach/engine.py: programs.models",
-    "coach/engine.py: programs.services",
-}
 
 # Rule 2, as it stood: a family reading another's models or internals. Frozen: never add to it.
 ALLOWED = {
@@ -167,8 +152,7 @@ def test_the_walk_sees_the_product_and_tells_each_rule():
 
 def test_no_module_outside_a_family_imports_it():
     outside, _ = walk()
-    assert sorted(outside - PENDING) == []
-    assert sorted(PENDING - outside) == [], "fixed: remove these from PENDING"
+    assert sorted(outside) == []
 
 
 def test_a_family_imports_another_only_through_its_public_modules():

@@ -160,7 +160,6 @@ class BatchDecisionAdmin(ScopedReadOnlyAdmin):
         "proposed_view",
         "edits_view",
         "results_view",
-        "program_revision",
         "change_set",
     )
     readonly_fields = fields

@@ -351,22 +351,15 @@ class BatchDecision(models.Model):
         '"removed": true}].',
     )
     note = models.TextField(blank=True, help_text="The coach's note, or why it failed.")
-    program_revision = models.ForeignKey(
-        "programs.ProgramRevision",
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-        help_text="The program revision this decision wrote (applied, approved, undone).",
-    )
     change_set = models.ForeignKey(
         "journal.ChangeSet",
         on_delete=models.SET_NULL,
         null=True,
         blank=True,
         related_name="+",
-        help_text="The journal's record of the writes outside the program (applied, approved), "
-        "or the one an undo put back.",
+        help_text="The journal's change set that applied the batch (applied, approved, written "
+        "at once: every write, the program's revision among its parts), or the one an undo put "
+        "back.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
 

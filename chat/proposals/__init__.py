@@ -1,28 +1,41 @@
-"""The proposal lifecycle, the only code that writes a ``PendingToolBatch``:
+"""The proposal lifecycle, the only code that writes a ``PendingToolBatch``.
 
-    propose (validate, preview, queue)  →  edit / remove an item (re-preview)
-      →  Apply or Cancel  (→ the coach's review: approve / decline)  →  tell the model  →  undo
-    and on the way: stale (the program changed), failed (all or nothing), expired (TTL).
+Its states and transitions are one module, ``lifecycle``, which reads as the state diagram in its
+docstring: queue → edit / remove an item → apply or cancel (or expire; the coach's review:
+approve / decline) → undo, and on the way stale (the program changed) and failed (all or
+nothing). Beside it, what is not a transition: ``core`` (reading, locking, policy questions,
+recording a decision), ``propose`` (deciding what becomes of a response's write calls), ``edit``
+(what a card's form may change), ``auto`` (the writes that need no Apply).
 
 ``propose`` is called by the agent loop; ``apply``, ``cancel``, ``edit_call``, ``remove_call``
 and ``undo`` by the chat's views; ``approve``, ``decline`` and ``undo`` by the admin;
 ``expire_due`` by the periodic task. Each decision is a ``BatchDecision`` row and an audit-log
 transition written in the same transaction; the text the model and the athlete read is rendered
-from those rows by ``chat.notes``.
+from those rows by ``chat.notes``. An applied batch is one journal change set
+(``applied_change_set``), undone by the journal's one undo.
 """
 
-from .core import Decision, expiry_note, find_open, is_due
-from .decide import apply, approve, cancel, decline, expire, expire_due, needs_review
-from .edit import EditResult, edit_call, editable_fields, remove_call
+from .core import Decision, applied_change_set, expiry_note, find_open, is_due, needs_review
+from .edit import EditResult, editable_fields
+from .lifecycle import (
+    apply,
+    approve,
+    cancel,
+    decline,
+    edit_call,
+    expire,
+    expire_due,
+    remove_call,
+    undo,
+)
 from .propose import AWAITING_CONFIRMATION, Proposal, propose
-from .undo import applied_revision, undo
 
 __all__ = [
     "AWAITING_CONFIRMATION",
     "Decision",
     "EditResult",
     "Proposal",
-    "applied_revision",
+    "applied_change_set",
     "apply",
     "approve",
     "cancel",
@@ -54,7 +67,7 @@ def open_batch(*, conversation):
 
 def expire_superseded(*, conversation):
     """Opening a read-only conversation (about an earlier program) expires the batch left open
-    in it, with the reason (``expiry_note``); clicks on its card do the same."""
+    in it, with the reason (``core.expiry_note``); clicks on its card do the same."""
     batch = find_open(conversation=conversation)
     if batch is not None:
         expire(batch_id=batch.pk)

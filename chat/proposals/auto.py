@@ -1,8 +1,8 @@
 """Writing at once (seed 004): a low or high change that needs no confirmation (the wellness logs),
 stated by the athlete in their own words and past the guardrails, is applied in the same turn.
 
-It still goes through the spine: a batch is created and applied at once, in the caller's
-transaction, with an ``auto_applied`` decision (the event line the athlete sees, with Undo) and
+It still goes through the spine: a batch is created and applied at once
+(``lifecycle.apply_at_once``), in the caller's transaction, one change set of the journal, with an ``auto_applied`` decision (the event line the athlete sees, with Undo) and
 audit records that move proposed → applied. A call that fails its validation writes nothing (the
 engine rolls the whole batch back) and is refused like any invalid proposal.
 """
@@ -11,15 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils import timezone
-
 from coach import engine
 from coach.registry import get_tool
 from coach.toolcalls import ToolCall
 
 from .. import audit
-from ..models import Conversation, PendingToolBatch
-from .core import Kind, Record, Status, context_for, record_decision
+from ..models import PendingToolBatch
+from .core import Kind, Record, record_decision
 
 APPLIED_AT_ONCE = "Written at once (the athlete stated it; they can undo it):"
 
@@ -30,30 +28,6 @@ def may_apply_at_once(calls: list[ToolCall]) -> bool:
     return bool(calls) and all(
         s is not None and s.kind == "write" and not s.requires_confirmation for s in specs
     )
-
-
-def apply_now(
-    *, conversation: Conversation, calls: list[ToolCall]
-) -> tuple[PendingToolBatch | None, engine.BatchResult]:
-    """Apply ``calls`` as one batch now, all or nothing. Returns the applied batch (None when a call
-    failed: nothing was written) and the engine's result. The caller records the calls in the
-    audit log (``record``) once it knows every call's fate."""
-    athlete = conversation.athlete
-    result = engine.apply_calls(ctx=context_for(conversation, user=athlete), calls=calls)
-    if not result.success:
-        return None, result
-    now = timezone.now()
-    batch = PendingToolBatch.objects.create(
-        conversation=conversation,
-        status=Status.APPLIED,
-        calls=[c.to_dict() for c in calls],
-        preview=result.preview,
-        results=[r.to_dict() for r in result.results],
-        program_version=result.program_version,
-        decided_by=athlete,
-        decided_at=now,
-    )
-    return batch, result
 
 
 def record(*, batch: PendingToolBatch, calls: list[ToolCall], result: engine.BatchResult) -> None:

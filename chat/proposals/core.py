@@ -1,5 +1,7 @@
-"""The proposal lifecycle's shared parts: reading the open batch, locking, previewing, and
-recording a decision (see the package docstring).
+"""The proposal lifecycle's shared parts, none of which changes a batch's state (that is
+``lifecycle``'s alone): reading the open batch and what applied it, the policy questions (bound to
+the program version? needs the coach's review?), locking, the click's gate, and recording a
+decision with its event line and the coach's acknowledgment.
 """
 
 from __future__ import annotations
@@ -15,10 +17,11 @@ from django.utils import timezone
 from coach import engine
 from coach.registry import get_tool
 from coach.toolcalls import ToolCall
+from journal.models import ChangeSet
 
 from .. import audit, notes, recovery
-from ..access import is_read_only, may_act_as_athlete
-from ..models import BatchDecision, Conversation, Message, PendingToolBatch
+from ..access import is_read_only, may_act_as_athlete, may_review
+from ..models import BatchDecision, CoachReview, Conversation, Message, PendingToolBatch
 
 Status = PendingToolBatch.BatchStatus
 Kind = BatchDecision.Kind
@@ -60,14 +63,28 @@ def calls_of(batch: PendingToolBatch) -> list[ToolCall]:
     return [ToolCall.from_raw(raw) for raw in batch.calls]
 
 
-def program_bound(batch: PendingToolBatch) -> bool:
-    """Whether the batch is bound to the program version it was previewed on: it is when any call
-    is a program tool (an unknown name counts as one, to be safe). A batch of athlete-scoped calls
-    only (a grocery push) is not held up by a program change."""
-    return any(
-        (spec := get_tool(call.get("name", ""))) is None or spec.needs_program
-        for call in batch.calls
+def needs_review(batch: PendingToolBatch) -> bool:
+    """Coach review mode is on for the athlete and a change is high or critical (seed 004)."""
+    review = CoachReview.objects.filter(athlete_id=batch.conversation.athlete_id).first()
+    if review is None or not review.enabled:
+        return False
+    return any((spec := get_tool(c.get("name", ""))) and spec.needs_review for c in batch.calls)
+
+
+def applied_change_set(batch: PendingToolBatch) -> ChangeSet | None:
+    """The journal's change set that applied ``batch`` (confirmed, approved or written at once):
+    what Undo undoes. Decisions written before the one journal held the program revision apart;
+    migration ``chat`` 0008 put each such revision into its batch's change set."""
+    decision = (
+        BatchDecision.objects.filter(
+            batch=batch, kind__in=[Kind.APPLIED, Kind.APPROVED, Kind.AUTO_APPLIED]
+        )
+        .order_by("-pk")
+        .first()
     )
+    if decision is None or decision.change_set_id is None:
+        return None
+    return ChangeSet.objects.filter(pk=decision.change_set_id).first()
 
 
 def ttl() -> datetime.timedelta:
@@ -133,7 +150,6 @@ def record_decision(
     actor: Any,
     edits: list[dict[str, Any]] | None = None,
     note: str = "",
-    revision_id: int | None = None,
     change_set_id: int | None = None,
 ) -> tuple[BatchDecision, Message | None, Message | None]:
     """Write the decision row and, for the decisions the conversation hears of, the event message
@@ -155,7 +171,6 @@ def record_decision(
         results=list(batch.results),
         edits=edits,
         note=note,
-        program_revision_id=revision_id,
         change_set_id=change_set_id,
     )
     if kind not in notes.ANNOUNCED:
@@ -210,47 +225,24 @@ def lock_for_athlete(batch_id: int, user: Any) -> PendingToolBatch:
     return batch
 
 
+def lock_for_coach(batch_id: int, coach: Any) -> PendingToolBatch:
+    batch = lock(batch_id)
+    if not may_review(coach, batch.conversation):
+        raise PermissionDenied("Only the athlete's coach can review these changes.")
+    return batch
+
+
+def lock_for_undo(batch_id: int, user: Any) -> PendingToolBatch:
+    batch = lock(batch_id)
+    conversation = batch.conversation
+    if not (may_act_as_athlete(user, conversation) or may_review(user, conversation)):
+        raise PermissionDenied("Only the athlete or their coach can undo these changes.")
+    return batch
+
+
 def gate(batch: PendingToolBatch, revision: int | None) -> Outcome | None:
     if not batch.is_open or batch.status == Status.AWAITING_REVIEW:
         return "already_decided"
     if revision is not None and revision != batch.revision:
         return "revision_mismatch"
     return None
-
-
-# --- previewing ----------------------------------------------------------------------------------
-
-
-def store_preview(
-    batch: PendingToolBatch, result: engine.BatchResult, *, changed_program: bool = False
-) -> None:
-    """Put a preview on the batch (calls already set) and bump its revision. A preview that fails
-    leaves the batch FAILED, or STALE when the program changed under it."""
-    batch.preview = result.preview
-    batch.results = [r.to_dict() for r in result.results]
-    batch.program_version = result.program_version
-    batch.revision = (batch.revision or 0) + 1 if batch.pk else 1
-    if result.success:
-        batch.status = Status.STALE if changed_program else Status.PENDING
-        batch.error_message = ""
-    else:
-        batch.status = Status.STALE if changed_program else Status.FAILED
-        batch.error_message = notes.describe_failure(batch.calls, batch.results)
-    batch.save()
-
-
-def mark_stale(batch: PendingToolBatch, user: Any) -> Decision:
-    result = engine.preview_calls(
-        ctx=context_for(batch.conversation, user=user), calls=calls_of(batch)
-    )
-    store_preview(batch, result, changed_program=True)
-    problem = batch.error_message
-    batch.error_message = (
-        "Your program changed since these changes were previewed, so nothing was applied. "
-        "Check the updated preview, then click Apply Changes again."
-        + (f" {problem}" if problem else "")
-    )
-    batch.save(update_fields=["error_message", "updated_at"])
-    record, _, _ = record_decision(batch, kind=Kind.STALE, actor=user)
-    audit.transition(batch=batch, status=Record.STALE, by=user, results=batch.results)
-    return Decision(batch=batch, outcome="stale", record=record)

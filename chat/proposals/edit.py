@@ -1,4 +1,5 @@
-"""Editing a batch before Apply (seed 004's Modify): change one item's values, or remove an item.
+"""Editing a batch before Apply (seed 004's Modify): what an item's form may change, and checking
+an edit. The transitions (``edit_call``, ``remove_call``) are in ``lifecycle``.
 
 An edit replaces one call's arguments with the athlete's values, re-validates them (schema, then
 state), re-previews the whole batch and bumps its revision, so Apply binds to exactly what the card
@@ -12,27 +13,11 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from django.db import transaction
-
 from coach import engine
 from coach.toolcalls import ToolCall
 from coach.wording import athlete_words
 
-from .. import audit
 from ..models import PendingToolBatch
-from .core import (
-    Decision,
-    Kind,
-    Record,
-    calls_of,
-    context_for,
-    expiry_note,
-    gate,
-    lock_for_athlete,
-    record_decision,
-    store_preview,
-)
-from .decide import expire
 
 # Arguments that say which object a call is about: shown on the card, never edited there (nor the
 # model's own confidence, a guardrail input).
@@ -102,82 +87,30 @@ class EditResult:
     errors: dict[str, str] = dataclasses.field(default_factory=dict)  # field path → message
 
 
-def edit_call(
-    *, batch_id: int, user: Any, revision: int, call_id: str, values: dict[str, str]
-) -> EditResult:
-    """Replace the values of one call with ``values`` (dotted path → text from the form)."""
-    with transaction.atomic():
-        batch = lock_for_athlete(batch_id, user)
-        if batch.is_open and expiry_note(batch) is not None:
-            transaction.on_commit(lambda: expire(batch_id=batch_id))
-            return EditResult(batch, "already_decided")
-        if (refused := gate(batch, revision)) is not None:
-            return EditResult(batch, refused)
-        calls = calls_of(batch)
-        index = next((i for i, c in enumerate(calls) if c.id == call_id), None)
-        if index is None:
-            return EditResult(batch, "invalid", {"": "That change is no longer in the batch."})
-        call = calls[index]
-        arguments, edits = dict(call.arguments), []
-        for path, old in editable_fields(call.arguments):
-            if path not in values:
-                continue
-            new = _coerce(values[path], old)
-            if new != old:
-                arguments = _set(arguments, path, new)
-                edits.append(
-                    {
-                        "call_id": call.id,
-                        "name": call.name,
-                        "field": path,
-                        "before": old,
-                        "after": new,
-                    }
-                )
-        if not edits:
-            return EditResult(batch, "unchanged")
-        edited = dataclasses.replace(call, arguments=arguments)
-        _, errors = engine.check_call(edited)
-        new_calls = [*calls[:index], edited, *calls[index + 1 :]]
-        if not errors:
-            result = engine.preview_calls(
-                ctx=context_for(batch.conversation, user=user), calls=new_calls
+def edited(call: ToolCall, values: dict[str, str]) -> tuple[ToolCall, list[dict[str, Any]]]:
+    """``call`` with the form's ``values`` (dotted path → text) put in, and the edits as data
+    (``{call_id, name, field, before, after}``); no edits when nothing changed."""
+    arguments, edits = dict(call.arguments), []
+    for path, old in editable_fields(call.arguments):
+        if path not in values:
+            continue
+        new = _coerce(values[path], old)
+        if new != old:
+            arguments = _set(arguments, path, new)
+            edits.append(
+                {"call_id": call.id, "name": call.name, "field": path, "before": old, "after": new}
             )
-            errors = result.results[index].errors
-        if errors:
-            # Shown on the card beside the field: in the athlete's words (see coach.wording).
-            messages = {(e.field or ""): athlete_words(e.message) for e in errors}
-            return EditResult(batch, "invalid", messages)
-        batch.calls = [c.to_dict() for c in new_calls]
-        store_preview(batch, result)
-        record_decision(batch, kind=Kind.EDITED, actor=user, edits=edits)
-        return EditResult(batch, "edited")
+    return dataclasses.replace(call, arguments=arguments), edits
 
 
-def remove_call(*, batch_id: int, user: Any, revision: int, call_id: str) -> Decision:
-    """Drop one item from the batch and re-preview the rest; removing the last one cancels it."""
-    with transaction.atomic():
-        batch = lock_for_athlete(batch_id, user)
-        if batch.is_open and expiry_note(batch) is not None:
-            transaction.on_commit(lambda: expire(batch_id=batch_id))
-            return Decision(batch=batch, outcome="already_decided")
-        if (refused := gate(batch, revision)) is not None:
-            return Decision(batch=batch, outcome=refused)
-        calls: list[ToolCall] = calls_of(batch)
-        kept = [c for c in calls if c.id != call_id]
-        removed = [c for c in calls if c.id == call_id]
-        if not removed:
-            return Decision(batch=batch, outcome="revision_mismatch")
-        edits = [{"call_id": call_id, "name": removed[0].name, "removed": True}]
-        audit.transition(batch=batch, status=Record.REMOVED, by=user, only=[call_id])
-        if not kept:
-            batch.status = PendingToolBatch.BatchStatus.CANCELLED
-            batch.save()
-            record, event, followup = record_decision(batch, kind=Kind.CANCELLED, actor=user)
-            audit.transition(batch=batch, status=Record.CANCELLED, by=user)
-            return Decision(batch, "cancelled", record, event, followup)
-        batch.calls = [c.to_dict() for c in kept]
-        result = engine.preview_calls(ctx=context_for(batch.conversation, user=user), calls=kept)
-        store_preview(batch, result)
-        record, _, _ = record_decision(batch, kind=Kind.REMOVED, actor=user, edits=edits)
-        return Decision(batch=batch, outcome="edited", record=record)
+def check_edit(
+    ctx: engine.ToolContext, calls: list[ToolCall], index: int
+) -> tuple[engine.BatchResult | None, dict[str, str]]:
+    """Re-validate the edited call (schema, then state) and re-preview the whole batch: the
+    preview, or the problems keyed by field in the athlete's words (``coach.wording``)."""
+    _, errors = engine.check_call(calls[index])
+    result = None
+    if not errors:
+        result = engine.preview_calls(ctx=ctx, calls=calls)
+        errors = result.results[index].errors
+    return result, {(e.field or ""): athlete_words(e.message) for e in errors}

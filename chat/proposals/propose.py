@@ -10,8 +10,10 @@ queued and the open batch is untouched (seed 000, Phase 5). A call that would ch
 Before any of that, seed 004's guardrails (``coach.guardrails``) run on the response's writes: a
 refused call (low confidence, not stated by the athlete) refuses the whole response, with its
 reason code in the audit log; a crisis mood drops every other call. When every remaining call may
-skip the athlete's Apply (the wellness logs), it is written at once through ``auto`` (a batch
-applied in the same transaction, with Undo); otherwise nothing is applied here.
+skip the athlete's Apply (the wellness logs), it is written at once (``lifecycle.apply_at_once``,
+a batch applied in the same transaction, with Undo; ``auto``); otherwise the valid calls are
+queued (``lifecycle.queue``) and nothing is applied here. This module decides; the batch's state
+changes in ``lifecycle``.
 """
 
 from __future__ import annotations
@@ -21,8 +23,6 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.utils import timezone
-
 from coach import engine, guardrails
 from coach.render import quote
 from coach.toolcalls import ToolCall
@@ -30,8 +30,8 @@ from coach.toolcalls import ToolCall
 from .. import audit
 from ..access import is_read_only
 from ..models import Conversation, Message, PendingToolBatch
-from . import auto
-from .core import context_for, store_preview, ttl
+from . import auto, lifecycle
+from .core import context_for
 
 AWAITING_CONFIRMATION = "Awaiting the athlete's confirmation; not applied yet."
 IN_REVIEW = engine.ToolError(
@@ -176,7 +176,7 @@ def propose(
     elif blocking:
         errors, combined = blocking, None
     elif auto.may_apply_at_once(going):
-        at_once, combined = auto.apply_now(conversation=conversation, calls=going)
+        at_once, combined = lifecycle.apply_at_once(conversation=conversation, calls=going)
         errors = {r.tool_call_id: r.errors for r in combined.results if not r.success}
     elif batch is not None and batch.status == PendingToolBatch.BatchStatus.AWAITING_REVIEW:
         # The coach decides that batch as the athlete sent it, and one card is open at a time.
@@ -203,10 +203,9 @@ def propose(
             statuses[call.id] = audit.ToolCallRecord.Status.PROPOSED
             results[call.id] = {"summary": call_result.get("summary", "")}
     else:
-        if batch is None:
-            batch = PendingToolBatch(conversation=conversation, expires_at=timezone.now() + ttl())
-        batch.calls = [c.to_dict() for c in existing + going]
-        store_preview(batch, combined)
+        batch = lifecycle.queue(
+            conversation=conversation, batch=batch, calls=existing + going, preview=combined
+        )
         proposal.batch = batch
         for call in going:
             summary = quote(_call_summary(batch, call.id), limit=600)

@@ -1,6 +1,8 @@
-"""The program's admin page, with its History: revisions newest first (who, when, how, summary,
+"""The program's admin page, with its History: a view of the journal, the change sets that
+touched the program newest first, each shown by its program revision (who, when, how, summary,
 the readable diff), a Restore button on each and an Undo button on those not undone yet, for the
-users who may edit the program. Staff read the history and change nothing."""
+users who may edit the program. Undo is the journal's one undo of that change set (the chat's
+Undo calls the same); Restore is a new change set. Staff read the history and change nothing."""
 
 from __future__ import annotations
 
@@ -16,9 +18,10 @@ from django.urls import path, reverse
 from django.views.decorators.http import require_POST
 
 from access.policy import athletes_of, is_superuser, may_act
+from journal import services as journal
 
 from .. import services
-from ..history import HistoryError, describe, revision_lines, revision_restore, revision_undo
+from ..history import HistoryError, change_set_of, describe, revision_lines, revision_restore
 from ..models import Program, ProgramRevision
 from .formsets import adopt, update_changed
 from .inlines import WeekInline
@@ -98,21 +101,30 @@ class ProgramAdmin(OwnedAdminMixin, admin.ModelAdmin):
         program = self._get_visible_or_404(request, object_id)
         if not self.has_view_or_change_permission(request, program):
             raise PermissionDenied
+        mine = ProgramRevision.objects.filter(program=program).values("pk")
+        change_sets = journal.holding(ProgramRevision, mine).order_by("-pk")
+        page = Paginator(change_sets, REVISIONS_PER_PAGE).get_page(request.GET.get("page"))
+        held = journal.part_ids(list(page.object_list), ProgramRevision)
         revisions = (
-            ProgramRevision.objects.filter(program=program)
+            ProgramRevision.objects.filter(
+                program=program, pk__in=[i for v in held.values() for i in v]
+            )
             .select_related("actor", "undoes", "undone_by")
-            .order_by("-number")
+            .in_bulk()
         )
-        page = Paginator(revisions, REVISIONS_PER_PAGE).get_page(request.GET.get("page"))
         may_edit = self.has_change_permission(request, program)
         rows = [
             {
+                "change_set": change_set,
                 "revision": revision,
                 "lines": revision_lines(revision),
                 "undone_by": getattr(revision, "undone_by", None),
-                "may_undo": may_edit and getattr(revision, "undone_by", None) is None,
+                "may_undo": may_edit
+                and change_set.undone_at is None
+                and getattr(revision, "undone_by", None) is None,
             }
-            for revision in page.object_list
+            for change_set in page.object_list
+            for revision in [revisions[pk] for pk in held.get(change_set.pk, []) if pk in revisions]
         ]
         context = {
             **self.admin_site.each_context(request),
@@ -142,7 +154,11 @@ class ProgramAdmin(OwnedAdminMixin, admin.ModelAdmin):
             raise PermissionDenied
         try:
             if action == "undo":
-                done = revision_undo(revision=revision, actor=request.user)
+                change_set = change_set_of(revision)
+                if change_set is None:
+                    raise HistoryError(f"Change #{revision.number} can't be undone.")
+                journal.undo(change_set, request.user)
+                done = ProgramRevision.objects.get(undoes=revision)
                 messages.success(request, f"Undid change #{revision.number} as {describe(done)}.")
             else:
                 done = revision_restore(revision=revision, actor=request.user)
@@ -151,7 +167,7 @@ class ProgramAdmin(OwnedAdminMixin, admin.ModelAdmin):
                     f"Restored the program as it was after change #{revision.number}, "
                     f"as {describe(done)}.",
                 )
-        except HistoryError as refused:
+        except (HistoryError, journal.JournalError) as refused:
             messages.error(request, str(refused))
         url = reverse(
             f"admin:{self.opts.app_label}_{self.opts.model_name}_history",

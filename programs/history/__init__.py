@@ -17,8 +17,14 @@ whatever made it, stores only what changed, and knows the positions as they were
   siblings (``UndoConflict``) or when it was undone already (``AlreadyUndone``).
 * ``revision_restore(revision=..., actor=...)``: the whole program as right after a revision.
 * ``revision_lines(revision)``: the readable diff.
+* Each revision is a part of a journal change set; ``journal.undo`` of that change set is the one
+  undo (chat and admin alike), through ``undo_part`` (``register_with_journal``, called by
+  ``ProgramsConfig.ready()``); ``change_set_of(revision)`` finds it.
 """
 
+from journal import services as journal
+
+from ..models import ProgramRevision
 from .lines import revision_lines
 from .recording import (
     AlreadyUndone,
@@ -31,6 +37,7 @@ from .recording import (
     revision_is_undone,
     revision_restore,
     revision_undo,
+    undo_part,
 )
 from .snapshot import diff, snapshot
 
@@ -40,12 +47,26 @@ __all__ = [
     "NothingToChange",
     "ProgramChange",
     "UndoConflict",
+    "change_set_of",
     "describe",
     "diff",
     "program_change",
+    "register_with_journal",
     "revision_is_undone",
     "revision_lines",
     "revision_restore",
     "revision_undo",
     "snapshot",
+    "undo_part",
 ]
+
+
+def register_with_journal() -> None:
+    """The journal undoes a revision part through ``undo_part`` (at ``ProgramsConfig.ready()``)."""
+    journal.register_undoer(ProgramRevision, undo_part)
+
+
+def change_set_of(revision: ProgramRevision):
+    """The journal's change set holding ``revision`` (None for a revision older than the journal
+    and not migrated, which cannot happen after ``programs`` migration 0005)."""
+    return journal.holding(ProgramRevision, [revision.pk]).first()

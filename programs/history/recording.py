@@ -5,6 +5,12 @@ A revision is written by diffing a snapshot taken before a block of changes with
 it, inside the caller's transaction with the program row locked. Undo and restore compute a target
 snapshot by reverting recorded diffs, write it (``writing.write_state``) inside a
 ``program_change`` of their own, and so are revisions too: undoing an undo redoes.
+
+Every revision is one part of a journal change set (``journal.services.part``): of the batch's
+when it is written inside the journal's capture (a chat batch, through ``coach.engine``), else of
+a change set of its own (an admin edit, an import, a restore, the seed). The one undo is the
+journal's: it hands the revision to ``undo_part``, which the app registers with the journal at
+``ProgramsConfig.ready()``; the program's history page lists the change sets holding its revisions.
 """
 
 from __future__ import annotations
@@ -15,6 +21,8 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
+
+from journal import services as journal
 
 from ..models import Program, ProgramRevision, RevisionVia
 from ..services import program_lock
@@ -97,6 +105,7 @@ class ProgramChange:
             program_version=version,
             undoes=self.undoes,
         )
+        journal.part(self.revision, athlete=self.program.athlete_id, summary=self.summary)
         return self.revision
 
     def __enter__(self) -> ProgramChange:
@@ -270,6 +279,15 @@ def revision_restore(*, revision: ProgramRevision, actor: Any) -> ProgramRevisio
                 f"The program already is as it was after change #{revision.number}."
             )
         return restored
+
+
+def undo_part(revision: ProgramRevision, *, actor: Any, summary: str = "") -> None:
+    """The journal's undoer of a revision recorded as a part of a change set: ``revision_undo``,
+    its refusals (a later change overlaps, already undone) as the journal's, same messages."""
+    try:
+        revision_undo(revision=revision, actor=actor, summary=summary)
+    except HistoryError as refused:
+        raise journal.JournalError(str(refused)) from refused
 
 
 def revision_is_undone(revision: ProgramRevision) -> bool:

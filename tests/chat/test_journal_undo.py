@@ -4,9 +4,11 @@
 import pytest
 
 from chat import proposals
+from journal import services as journal
 from journal.models import ChangeSet
 from library.models import LibraryWorkout
 from programs.export import export_program
+from programs.models import ProgramRevision
 from tests.calls import RENAME
 from tests.chat.helpers import propose
 from tests.factories import ConversationFactory
@@ -48,9 +50,9 @@ def test_apply_stores_the_change_set_and_undo_puts_back_both_parts(conversation,
     batch = propose(conversation, RENAME, SAVE)
     decision = apply(batch)
     assert decision.outcome == "applied"
-    assert decision.record.program_revision is not None
-    change_set = decision.record.change_set
+    change_set = decision.record.change_set  # one change set: the workout and the revision
     assert change_set is not None and change_set.athlete == conversation.athlete
+    assert [r.source for r in journal.parts(change_set, ProgramRevision)] == [f"batch:{batch.pk}"]
     workout = LibraryWorkout.objects.get(title="Leg Burner")
 
     undone = proposals.undo(batch_id=batch.pk, user=conversation.athlete)
@@ -77,7 +79,11 @@ def test_a_journal_conflict_refuses_the_whole_undo(conversation, program):
     assert ChangeSet.objects.get().undone_at is None
 
 
-def test_a_batch_without_journaled_writes_has_no_change_set(conversation):
-    decision = apply(propose(conversation, RENAME))
-    assert decision.record.change_set is None
-    assert not ChangeSet.objects.exists()
+def test_a_program_only_batch_is_one_change_set_holding_its_revision(conversation):
+    batch = propose(conversation, RENAME)
+    decision = apply(batch)
+    change_set = ChangeSet.objects.get()
+    assert decision.record.change_set == change_set
+    assert [c.action for c in change_set.changes.all()] == ["part"]
+    [revision] = journal.parts(change_set, ProgramRevision)
+    assert (revision.via, revision.source) == ("chat", f"batch:{batch.pk}")

@@ -13,8 +13,10 @@ from chat.agent import run_turn
 from chat.models import BatchDecision, CoachReview, Message, PendingToolBatch, ToolCallRecord
 from chat.prompt import build_turns
 from chat.services import message_send
+from journal import services as journal
 from programs.export import export_program
 from programs.history import program_change, revision_undo
+from programs.models import ProgramRevision
 from programs.services import object_update
 from tests.calls import MORE_SETS, RENAME
 from tests.chat.helpers import first_exercise, propose, version
@@ -165,7 +167,8 @@ def test_undo_restores_the_program_exactly_and_is_told_to_the_model(conversation
     batch.refresh_from_db()
     assert batch.status == "undone"
     assert set(ToolCallRecord.objects.values_list("status", flat=True)) == {"undone"}
-    assert decision.record.program_revision.via == "undo"
+    undo_set = decision.record.change_set.undone_by  # the change set the undo wrote
+    assert [r.via for r in journal.parts(undo_set, ProgramRevision)] == ["undo"]
     assert decision.followup is not None  # the coach acknowledges it
     assert 'kind="undone"' in build_turns(conversation)[-1].content
 
@@ -334,7 +337,7 @@ def test_a_coachs_undo_is_told_as_the_coachs(conversation, program):
 def test_undoing_twice_is_refused_politely(conversation, program):
     batch = propose(conversation, RENAME)
     apply(batch)
-    revision = proposals.applied_revision(batch)
+    [revision] = journal.parts(proposals.applied_change_set(batch), ProgramRevision)
     revision_undo(revision=revision, actor=program.coach)  # undone elsewhere (the admin history)
     decision = proposals.undo(batch_id=batch.pk, user=program.athlete)
     assert decision.outcome == "undo_refused" and decision.message

@@ -10,8 +10,10 @@ from chat.agent import run_turn
 from chat.models import Message, PendingToolBatch
 from chat.services import message_send
 from coach.llm.offline import OfflineProvider
+from journal import services as journal
 from nutrition.ingredients import load_known_ingredients
 from nutrition.models import GroceryItem, PlannedMeal
+from programs.models import ProgramRevision
 from programs.services import object_update
 from tests.chat.helpers import first_exercise
 from tests.chat.scripted_provider import ScriptedProvider
@@ -59,7 +61,8 @@ def test_push_two_recipes_apply_merged_then_undo(conversation):
     decision = apply(batch)
     assert decision.outcome == "applied", batch.error_message
     assert ("rice", "1.5", "cup", "") in items(groceries)
-    assert decision.record.change_set is not None and decision.record.program_revision is None
+    assert decision.record.change_set is not None
+    assert journal.parts(decision.record.change_set, ProgramRevision) == []  # the program untouched
     undone = proposals.undo(batch_id=batch.pk, user=conversation.athlete)
     assert undone.outcome == "undone", undone.message
     assert items(groceries) == []

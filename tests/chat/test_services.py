@@ -10,7 +10,8 @@ from chat.proposals import apply as batch_apply
 from chat.proposals import cancel as batch_cancel
 from chat.proposals import open_batch
 from chat.services import MAX_MESSAGE_CHARS, conversation_for_athlete, message_send
-from programs.models import Exercise
+from journal import services as journal
+from programs.models import Exercise, ProgramRevision
 from programs.selectors import program_week_view
 from programs.services import object_update, program_bump_version
 from tests.calls import MORE_SETS, RENAME
@@ -136,7 +137,7 @@ def test_apply_runs_every_call_once_and_queues_an_acknowledgment(
     assert event.content == "You applied 2 changes."
     assert event.decision.kind == "applied"
     assert [r["success"] for r in event.decision.results] == [True, True]
-    assert event.decision.program_revision is not None
+    assert [r.via for r in journal.parts(event.decision.change_set, ProgramRevision)] == ["chat"]
     decision.followup.refresh_from_db()
     assert decision.followup.reply_to == event
     assert decision.followup.status == "complete"
