@@ -19,9 +19,9 @@ safety margin (2 %, at least 256 tokens), and fills it in this order:
    than the last ``FULL_READS_EXCHANGES`` exchanges become a one-line stub (the data may have
    changed since; the model can call the tool again). The latest exchange, what the athlete just
    said, is always kept (cut with a marker if it alone is too long).
-4. **A summary of what was dropped**, rendered from rows, not by a model: how many messages, the
-   batches proposed in them, the decisions reported (applied, cancelled, expired, ...) and the
-   latest few. It opens the first exchange kept, in a ``<spotter_event kind="earlier">`` block.
+4. **A summary of what was dropped** (``chat.dropped``), rendered from rows, not by a model: how
+   many messages, the batches proposed in them, the decisions reported (applied, cancelled,
+   expired, ...) and the latest few. It opens the first exchange kept, in a ``<spotter_event kind="earlier">`` block.
 
 Tokens are counted with the model's own vocabulary for OpenAI's known models and with a safe
 estimate otherwise (``coach.llm.tokens.counter_for``); the final request is counted whole and
@@ -41,7 +41,6 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
-from django.db.models import Count
 from django.utils import timezone
 
 from coach.llm.base import Deadline, LLMResponse, Provider, Turn
@@ -50,7 +49,8 @@ from coach.plan import plan
 from coach.registry import get_tool, tool_definitions
 
 from . import proposals, toolsets
-from .models import BatchDecision, Conversation, Message, PendingToolBatch
+from .dropped import dropped_summary
+from .models import Conversation, Message, PendingToolBatch
 from .prompt import Exchange, build_system_prompt, exchanges_from, pending_of
 
 MIN_CONTEXT_TOKENS = 8000
@@ -58,7 +58,6 @@ MIN_PROMPT_TOKENS = 4000
 FIXED_SHARE = 0.7
 FULL_READS_EXCHANGES = 2
 PAGE = 200
-LATEST_DECISIONS = 5
 SUMMARY_SLACK = 16  # the summary's numbers differ a little from one cut to another
 STUB = "[{name} result from an earlier turn, left out to save space: call {name} again for it.]"
 CUT = "\n[… cut here to fit the model's context window]"
@@ -132,51 +131,6 @@ def cut_turns(turns: list[Turn], *, ratio: float) -> list[Turn]:
             turn = replace(turn, content=turn.content[:keep] + CUT)
         out.append(turn)
     return out
-
-
-# --- what was dropped ----------------------------------------------------------------------------
-
-
-def dropped_summary(*, conversation: Conversation, first_kept: Message) -> str:
-    """What the messages before ``first_kept`` held, from rows: a ``<spotter_event>`` block."""
-    earlier = Message.objects.filter(conversation=conversation, pk__lt=first_kept.pk)
-    count = earlier.exclude(role=Message.Role.TOOL).count()
-    since = earlier.order_by("pk").values_list("created_at", flat=True).first()
-    batches = PendingToolBatch.objects.filter(
-        conversation=conversation, messages__pk__lt=first_kept.pk
-    ).distinct()
-    decisions = BatchDecision.objects.filter(
-        events__conversation=conversation, events__pk__lt=first_kept.pk
-    )
-    kinds = dict(
-        decisions.order_by().values_list("kind").annotate(n=Count("pk")).values_list("kind", "n")
-    )
-    when = f" (from {since.date().isoformat()})" if isinstance(since, datetime.datetime) else ""
-    lines = [
-        f"The {count:,} earlier message{'s' if count != 1 else ''}{when} "
-        f"{'are' if count != 1 else 'is'} not shown: the conversation is longer than the "
-        "model's context window."
-    ]
-    decided = ", ".join(
-        f"{kinds[kind]} {BatchDecision.Kind(kind).label.lower()}"
-        for kind in BatchDecision.Kind.values
-        if kinds.get(kind)
-    )
-    lines.append(
-        f"Batches of changes proposed in them: {batches.count()}. "
-        + (f"Decisions: {decided}." if decided else "No decision was made in them.")
-    )
-    latest = list(decisions.order_by("-created_at", "-pk")[:LATEST_DECISIONS])
-    for decision in reversed(latest):
-        names = ", ".join(str(call.get("name", "")) for call in decision.calls[:4])
-        more = f" and {len(decision.calls) - 4} more" if len(decision.calls) > 4 else ""
-        lines.append(
-            f"- {timezone.localtime(decision.created_at).date().isoformat()} "
-            f"{decision.get_kind_display().lower()}: {names}{more}"
-        )
-    lines.append("The program summary above is current; call the read tools for anything else.")
-    body = "\n".join(lines)
-    return f'<spotter_event kind="earlier">\n{body}\n</spotter_event>'
 
 
 # --- one turn's request --------------------------------------------------------------------------
