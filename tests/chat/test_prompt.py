@@ -9,6 +9,7 @@ from chat.proposals import AWAITING_CONFIRMATION
 from chat.proposals import apply as batch_apply
 from chat.proposals import cancel as batch_cancel
 from chat.services import message_send
+from coach.llm.base import LLMError
 from coach.llm.tokens import count_tokens
 from coach.render import MAX_QUOTED_CHARS
 from programs.models import Exercise
@@ -288,7 +289,6 @@ def test_tool_answers_follow_their_call_even_when_a_message_was_typed_in_between
 
 def test_failed_and_pending_placeholders_are_not_sent_and_user_turns_merge(program):
     conversation = ConversationFactory(program=program)
-    from coach.llm.base import LLMError
 
     say(
         conversation,

@@ -10,10 +10,11 @@ from chat.proposals import apply as batch_apply
 from chat.proposals import cancel as batch_cancel
 from chat.proposals import open_batch
 from chat.services import MAX_MESSAGE_CHARS, conversation_for_athlete, message_send
+from coach.llm.base import LLMResponse
 from journal import services as journal
 from programs.models import Exercise, ProgramRevision
 from programs.selectors import program_week_view
-from programs.services import object_update, program_bump_version
+from programs.services import exercise_insert, object_update, program_bump_version
 from tests.calls import MORE_SETS, RENAME
 from tests.chat.helpers import first_exercise, propose, version
 from tests.chat.scripted_provider import ScriptedProvider
@@ -37,7 +38,6 @@ def conversation(program):
 @pytest.fixture
 def scripted_llm(monkeypatch):
     """``get_provider()`` returns a scripted provider answering every call with a short text."""
-    from coach.llm.base import LLMResponse
 
     provider = ScriptedProvider(
         default=LLMResponse(
@@ -224,7 +224,6 @@ def test_a_failed_apply_keeps_the_batch_open_names_the_call_and_can_be_retried(
     retry = batch_apply(batch_id=batch.pk, user=program.athlete, revision=batch.revision)
     assert retry.outcome == "failed"
     # And once the program fits again (a coach adds an exercise: the version changes) it applies.
-    from programs.services import exercise_insert
 
     exercise_insert(
         session=first_exercise(program).session,

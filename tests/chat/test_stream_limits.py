@@ -21,6 +21,7 @@ from chat import stream_slots
 from chat.models import Message
 from chat.services import message_send
 from chat.views.stream import CHECK_SECONDS
+from config.asgi import application
 from tests.chat.test_stream import events
 from tests.factories import ConversationFactory
 
@@ -204,7 +205,6 @@ def on_a_thread_of_its_own(coroutine_function, *args):
 
 
 async def _serve_a_client_that_stops_reading(path: str, cookie: bytes, written: list[bytes]):
-    from config.asgi import application
 
     scope = {
         "type": "http",

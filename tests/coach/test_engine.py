@@ -5,6 +5,7 @@ version is out of date."""
 
 import pytest
 
+from programs import services
 from programs.export import export_program
 from programs.models import Exercise, Program
 from tests.coach.tool_helpers import (
@@ -248,8 +249,6 @@ def test_unexpected_database_error_is_an_execution_error_and_later_calls_still_r
     program, monkeypatch
 ):
     from django.db import IntegrityError
-
-    from programs import services
 
     def broken(**kwargs):
         raise IntegrityError("boom")

@@ -9,14 +9,13 @@ import json
 import pytest
 
 from coach.llm import openai
-from coach.llm.base import LLMError
+from coach.llm.base import LLMError, Turn
 from coach.llm.http import error_from_response
 from coach.llm.sse import accumulate_openai_stream, iter_sse
 from tests.llm.provider_support import PAYLOADS
 
 
 def test_gemini_thought_signature_is_kept_and_echoed_back_with_the_generated_id():
-    from coach.llm.base import Turn
 
     data = json.loads((PAYLOADS / "gemini_openai_compat_tool_calls.json").read_text())
     response = openai.parse_response(data)
@@ -70,7 +69,6 @@ def test_finish_reason_error_in_a_stream_raises_even_without_an_error_object():
 
 
 def test_unknown_tool_call_fields_are_echoed_back_with_their_call():
-    from coach.llm.base import Turn
 
     data = {
         "choices": [

@@ -305,7 +305,6 @@ def test_settings_fixture_points_get_provider_at_the_fake(llm_settings_anthropic
 
 
 def test_get_provider_reuses_one_client_while_the_settings_stay_the_same(settings):
-    from coach.llm import get_provider
 
     settings.LLM_PROVIDER = "openai"
     settings.LLM_BASE_URL = "http://127.0.0.1:9/v1"

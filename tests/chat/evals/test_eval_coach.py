@@ -12,9 +12,14 @@ import pytest
 from django.conf import settings
 from django.core.management import CommandError, call_command
 
+from chat.evals import runner
+from chat.evals.fixtures import build
 from chat.evals.report import build_report, evaluate, pass_hat
+from chat.evals.runner import _render
 from chat.evals.scenarios import ScenarioError, load_path
+from chat.evals.templates import Context
 from chat.models import Conversation
+from coach.llm import get_provider
 from coach.llm.offline import OfflineProvider
 from programs.models import Program
 
@@ -112,7 +117,6 @@ def test_a_wrong_answer_is_reported_as_failing_with_the_reason(tmp_path):
 
 def test_a_message_step_that_writes_without_apply_fails_the_no_write_check(tmp_path, monkeypatch):
     """The runner's own guarantee: if the product ever wrote on a message, the check says so."""
-    from chat.evals import runner
 
     real = runner.run_turn
 
@@ -159,7 +163,6 @@ def test_k_runs_through_the_fake_http_provider_give_pass_k_tokens_and_latency(
             [("call_1", "modify_exercise", args)], text="Goblet squats it is.", usage=usage
         )
         server.enqueue_openai_text("Done.", usage={"prompt_tokens": 1300, "completion_tokens": 5})
-    from coach.llm import get_provider
 
     provider = get_provider()
     [outcome] = evaluate(
@@ -264,10 +267,6 @@ def test_every_placeholder_of_the_repository_resolves_whatever_the_day(weekday):
     of its fixture (the product itself runs on the real date, so this checks the files)."""
     import dataclasses
     import datetime
-
-    from chat.evals.fixtures import build
-    from chat.evals.runner import _render
-    from chat.evals.templates import Context
 
     today = datetime.date(2026, 11, 16) + datetime.timedelta(days=weekday)
     files: dict[str, list] = {}
