@@ -4,6 +4,7 @@ provider (the fake server) is measured with its tokens and latency."""
 
 from __future__ import annotations
 
+import datetime
 import io
 import json
 from pathlib import Path
@@ -13,15 +14,13 @@ from django.conf import settings
 from django.core.management import CommandError, call_command
 
 from chat.evals import runner
-from chat.evals.fixtures import build
 from chat.evals.report import build_report, evaluate, pass_hat
-from chat.evals.runner import _render
 from chat.evals.scenarios import ScenarioError, load_path
-from chat.evals.templates import Context
 from chat.models import Conversation
 from coach.llm import get_provider
 from coach.llm.offline import OfflineProvider
 from programs.models import Program
+from tests.chat.evals.placeholders import resolve_every_placeholder
 
 pytestmark = pytest.mark.django_db
 
@@ -265,26 +264,8 @@ def test_a_bad_scenario_file_is_refused_with_the_reason(tmp_path, text, message)
 def test_every_placeholder_of_the_repository_resolves_whatever_the_day(weekday):
     """Scenarios name dates relative to today: on any day of the week each one lands on a session
     of its fixture (the product itself runs on the real date, so this checks the files)."""
-    import dataclasses
-    import datetime
-
     today = datetime.date(2026, 11, 16) + datetime.timedelta(days=weekday)
-    files: dict[str, list] = {}
-    for scenario in REPOSITORY_SCENARIOS:
-        files.setdefault(scenario.file, []).append(scenario)
-    for scenarios in files.values():
-        # Training data adds activities, not sessions: leave it out here to keep this fast.
-        fixture = {**scenarios[0].fixture, "training": False}
-        world = build(fixture, today=today)
-        ctx = Context(today=today, program=world.program, athlete=world.athlete)
-        for scenario in scenarios:
-            assert {**scenario.fixture, "training": False} == fixture
-            for step in scenario.steps:
-                for phrasing in ("command", "natural"):
-                    if step.text(phrasing):
-                        ctx.render(step.text(phrasing))
-                for value in dataclasses.asdict(step)["expect"].values():
-                    _render(ctx, value)
+    resolve_every_placeholder(REPOSITORY_SCENARIOS, today)
 
 
 def test_the_command_measures_an_anthropic_model_in_natural_language(

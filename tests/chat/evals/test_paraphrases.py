@@ -6,7 +6,6 @@ resolves on any day of the week); whether the offline coach understands them is 
 
 from __future__ import annotations
 
-import dataclasses
 import datetime
 from collections import Counter
 from pathlib import Path
@@ -14,10 +13,8 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from chat.evals.fixtures import build
-from chat.evals.runner import _render
 from chat.evals.scenarios import load_path
-from chat.evals.templates import Context
+from tests.chat.evals.placeholders import resolve_every_placeholder
 
 PARAPHRASES = Path(settings.BASE_DIR) / "evals" / "paraphrases"
 FAMILIES = {"program", "schedule", "training", "library", "nutrition", "wellness"}
@@ -40,16 +37,4 @@ def test_every_paraphrase_is_natural_language_only():
 @pytest.mark.parametrize("weekday", range(7))
 def test_every_placeholder_of_the_paraphrases_resolves_whatever_the_day(weekday):
     today = datetime.date(2026, 11, 16) + datetime.timedelta(days=weekday)
-    files: dict[str, list] = {}
-    for scenario in SCENARIOS:
-        files.setdefault(scenario.file, []).append(scenario)
-    for scenarios in files.values():
-        fixture = {**scenarios[0].fixture, "training": False}
-        world = build(fixture, today=today)
-        ctx = Context(today=today, program=world.program, athlete=world.athlete)
-        for scenario in scenarios:
-            for step in scenario.steps:
-                if step.text("natural"):
-                    ctx.render(step.text("natural"))
-                for value in dataclasses.asdict(step)["expect"].values():
-                    _render(ctx, value)
+    resolve_every_placeholder(SCENARIOS, today)
