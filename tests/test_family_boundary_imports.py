@@ -41,8 +41,6 @@ ALLOWED = {
     "training/plan_adjust.py: programs.models",
     "training/selectors.py: programs.workout_log",
     "training/services.py: programs.workout_log",
-    "training/tools/plan_adjust.py: programs.tools.exercises",
-    "training/tools/plan_adjust.py: programs.tools.sessions",
     "training/tools/reads.py: programs.models",
     "training/tools/reschedule.py: programs.models",
     "training/tools/reschedule.py: programs.tools.lookups",

@@ -3,14 +3,6 @@
 from __future__ import annotations
 
 from coach.field_words import field_words
-from coach.schemas import (
-    EXERCISE_FIELDS,
-    AddExerciseArgs,
-    ModifyExerciseArgs,
-    RemoveExerciseArgs,
-    ReorderExercisesArgs,
-    exercise_model_fields,
-)
 from coach.tools.base import (
     Outcome,
     ToolContext,
@@ -26,6 +18,14 @@ from coach.tools.base import (
 from programs import services
 from programs.models import Exercise
 
+from .args import (
+    EXERCISE_FIELDS,
+    AddExerciseArgs,
+    ModifyExerciseArgs,
+    RemoveExerciseArgs,
+    ReorderExercisesArgs,
+    exercise_model_fields,
+)
 from .lookups import describe_exercise, exercise_label, get_exercise, get_session
 
 

@@ -10,12 +10,13 @@ from __future__ import annotations
 from django.utils import timezone
 
 from coach.render import plain
-from coach.schemas import StrictModel, WeekNumber
+from coach.schemas import StrictModel
 from coach.tools.base import Outcome, ToolContext, ToolSpec, ToolStateError, no_target
 
 from ..models import Week
 from ..selectors import current_week
 from ..summary import week_lines
+from .args import WeekNumber
 from .lookups import get_week
 
 

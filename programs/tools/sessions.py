@@ -6,16 +6,6 @@ import datetime
 
 from coach.field_words import field_words
 from coach.render import plain
-from coach.schemas import (
-    DAYS,
-    SESSION_FIELDS,
-    AddSessionArgs,
-    CopySessionArgs,
-    ModifySessionArgs,
-    RemoveSessionArgs,
-    cardio_model_fields,
-    session_tree_spec,
-)
 from coach.tools.base import (
     Outcome,
     ToolContext,
@@ -28,9 +18,19 @@ from coach.tools.base import (
     no_target,
     quote,
 )
+from coach.vocabulary import DAY_NAMES as DAYS
 from programs import services
 from programs.models import CardioBlock, Exercise, Session
 
+from .args import (
+    SESSION_FIELDS,
+    AddSessionArgs,
+    CopySessionArgs,
+    ModifySessionArgs,
+    RemoveSessionArgs,
+    cardio_model_fields,
+    session_tree_spec,
+)
 from .lookups import cardio_dict, describe_session, get_cardio, get_session, get_week, session_label
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime
 
 from coach.field_words import field_words
-from coach.schemas import WEEK_FIELDS, AddWeekArgs, ModifyWeekArgs, RemoveWeekArgs, week_tree_spec
 from coach.tools.base import (
     Outcome,
     ToolContext,
@@ -21,6 +20,7 @@ from coach.tools.base import (
 from programs import services
 from programs.models import Program, Session, Week
 
+from .args import WEEK_FIELDS, AddWeekArgs, ModifyWeekArgs, RemoveWeekArgs, week_tree_spec
 from .lookups import describe_week, get_week, week_label
 
 

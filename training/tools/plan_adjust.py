@@ -11,21 +11,21 @@ from __future__ import annotations
 
 from pydantic import Field, ValidationError
 
-from coach.schemas import ModifyExerciseArgs, ModifySessionArgs, StrictModel
+from coach import registry
+from coach.schemas import StrictModel
 from coach.tools.base import Outcome, ToolContext, ToolSpec, ToolStateError, no_target
-from programs.tools.exercises import modify_exercise
-from programs.tools.sessions import modify_session
 from training.services import athlete_today, profile_for
 
 from ..plan_adjust import MAX_DAYS, MIN_DAYS, PlanAdjustError, lighter_calls, realign_calls
-from .args import RescheduleArgs
-from .reschedule import reschedule_workout
 
-STEPS = {
-    "reschedule_workout": (RescheduleArgs, reschedule_workout),
-    "modify_exercise": (ModifyExerciseArgs, modify_exercise),
-    "modify_session": (ModifySessionArgs, modify_session),
-}
+
+def _step(name: str):
+    """A realignment or a lightening is made of tool calls (``reschedule_workout``, and the
+    program's ``modify_exercise`` and ``modify_session``): each runs as its declaration says,
+    found through the registry, so the program family is not imported (a family reaches another's
+    tools as the engine does)."""
+    spec = registry.get_tool(name)
+    return spec.args_model, spec.execute
 
 
 class RealignArgs(StrictModel):
@@ -43,7 +43,7 @@ def _today(ctx: ToolContext):
 def _run(ctx: ToolContext, calls) -> Outcome:
     details, warnings, summaries = [], [], []
     for call in calls:
-        args_model, execute = STEPS[call.name]
+        args_model, execute = _step(call.name)
         try:
             args = args_model.model_validate(call.arguments)
         except ValidationError as exc:  # built by us; a program value the schema refuses

@@ -15,8 +15,8 @@ import datetime
 
 from django.db.models import Count
 
-from coach.schemas import DAYS
 from coach.tools.base import Outcome, ToolContext, ToolStateError, detail, quote
+from coach.vocabulary import DAY_NAMES as DAYS
 from programs import services
 from programs.models import Session, Week
 from programs.tools.lookups import get_session

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import datetime
 
-from coach.schemas import DAYS
 from coach.tools.base import (
     Outcome,
     ToolContext,
@@ -21,6 +20,7 @@ from coach.tools.base import (
     no_target,
     quote,
 )
+from coach.vocabulary import DAY_NAMES as DAYS
 from programs import services, workout_log
 from programs.models import Session, Week
 from training.services import athlete_today, profile_for, workout_complete

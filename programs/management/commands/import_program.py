@@ -20,11 +20,12 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from pydantic import Field, ValidationError
 
-from coach.schemas import MAX_WEEKS, StrictModel, WeekInput, week_tree_spec
+from coach.schemas import StrictModel
 from coach.validation import validation_errors
 from programs import services
 from programs.history import program_change
 from programs.models import RevisionVia
+from programs.tools.args import MAX_WEEKS, WeekInput, week_tree_spec
 
 from ._program_files import read_json
 
