@@ -1,31 +1,16 @@
 """The tools' argument names as a person says them (``workingSets`` → "number of sets"): for the
-athlete-facing words of errors (``coach.wording``) and of results (``Outcome.spoken``). Imports
-nothing of the engine, so a tool module may use it."""
+athlete-facing words of errors (``coach.wording``) and of results (``Outcome.spoken``). Each family
+declares the words of its own arguments (``FIELD_WORDS`` in its ``tools`` module); a name no family
+declares is split at its capitals ("newPosition" → "new position"). Imports nothing of the engine,
+so a tool module may use it."""
 
 from __future__ import annotations
 
 import re
 
-FIELD_WORDS = {
-    "weekNumber": "week number",
-    "sessionNumber": "session number",
-    "exerciseNumber": "exercise number",
-    "sourceWeekNumber": "week to copy from",
-    "sourceSessionNumber": "session to copy",
-    "targetWeekNumber": "week to copy to",
-    "newPosition": "new position",
-    "position": "position",
-    "scheduledDate": "date",
-    "dayOfWeek": "day of the week",
-    "startDate": "start date",
-    "endDate": "end date",
-    "workingSets": "number of sets",
-    "warmupSets": "number of warm-up sets",
-    "targetLoad": "load",
-    "restSeconds": "rest time",
-    "groupLabel": "group",
-    "updates": "changes",
-}
+# Filled in place by ``coach.registry.discover()`` from each family's ``FIELD_WORDS`` declaration
+# (beside its ``TOOLS``): its arguments' names as a person says them.
+FIELD_WORDS: dict[str, str] = {}
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 

@@ -28,6 +28,7 @@ from typing import Any
 from django.core.exceptions import ImproperlyConfigured
 
 from .discovery import declarations
+from .field_words import FIELD_WORDS
 from .tools.base import Subject, ToolSpec
 from .tools.catalog import CATALOG, USE_TOOLS, Family, families_of, use_tools_spec
 
@@ -100,6 +101,9 @@ def discover() -> None:
     if len(registry) != len(specs):
         raise ImproperlyConfigured("Two tools share a name.")
     ALWAYS_SENT[:] = always
+    FIELD_WORDS.clear()
+    for module in found:
+        FIELD_WORDS.update(getattr(module, "FIELD_WORDS", {}))
     subjects = [m.SUBJECT for m in found if getattr(m, "SUBJECT", None) is not None]
     if len(subjects) > 1:
         raise ImproperlyConfigured("Two families declare the context's subject (SUBJECT).")

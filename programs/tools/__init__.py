@@ -7,11 +7,12 @@ program); ``PLAN``, what the chat needs of the program a conversation is about
 subject."""
 
 from .. import demo, evals, plan
-from . import exercises, reads, sessions, subject, weeks
+from . import args, exercises, reads, sessions, subject, weeks
 
 TOOLS = (*exercises.SPECS, *sessions.SPECS, *weeks.SPECS, *reads.SPECS)
 PURPOSES: dict[str, str] = {}  # the program family is sent with every call
 ALWAYS_SENT = ("program",)
+FIELD_WORDS = args.FIELD_WORDS  # its arguments in words (coach.field_words)
 PLAN = plan
 DEMO = demo.demo  # seed_demo's part of this family (coach.plan)
 SUBJECT = subject.SUBJECT

@@ -333,3 +333,26 @@ def week_tree_spec(week: WeekInput) -> dict[str, Any]:
         },
         "sessions": [session_tree_spec(s) for s in week.sessions],
     }
+
+
+# Its arguments as a person says them (``coach.field_words``; declared in ``programs.tools``).
+FIELD_WORDS = {
+    "weekNumber": "week number",
+    "sessionNumber": "session number",
+    "exerciseNumber": "exercise number",
+    "sourceWeekNumber": "week to copy from",
+    "sourceSessionNumber": "session to copy",
+    "targetWeekNumber": "week to copy to",
+    "newPosition": "new position",
+    "position": "position",
+    "scheduledDate": "date",
+    "dayOfWeek": "day of the week",
+    "startDate": "start date",
+    "endDate": "end date",
+    "workingSets": "number of sets",
+    "warmupSets": "number of warm-up sets",
+    "targetLoad": "load",
+    "restSeconds": "rest time",
+    "groupLabel": "group",
+    "updates": "changes",
+}
