@@ -7,42 +7,24 @@ field by field), so a preview is exactly what an apply of the same calls on the 
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from typing import Any
 
 from .vocabulary import plural
 
-_TARGET = re.compile(r"^w(\d+)(?:-s(\d+))?(?:-e(\d+))?$")
-
 _NOUNS = {"modify": "modification", "add": "addition", "remove": "removal", "reorder": "move"}
-
-
-def target_label(key: str) -> str:
-    """``"w2-s1-e3"`` → ``"Week 2, Session 1, Exercise 3"``."""
-    match = _TARGET.match(key)
-    if not match:
-        return key
-    week, session, exercise = match.groups()
-    parts = [f"Week {week}"]
-    if session:
-        parts.append(f"Session {session}")
-    if exercise:
-        parts.append(f"Exercise {exercise}")
-    return ", ".join(parts)
 
 
 def conflict_warnings(targets: list[str]) -> list[str]:
     """One warning per target touched by more than one call (``""`` means "conflicts with
-    nothing", as for additions)."""
+    nothing", as for additions). A target is named by its tool as a person says it
+    (``ToolSpec.target``), so it is shown as it is."""
     counts = Counter(t for t in targets if t)
     warnings = []
     for key in dict.fromkeys(t for t in targets if t):
         if counts[key] > 1:
             many = "Two" if counts[key] == 2 else str(counts[key])
-            warnings.append(
-                f"{many} changes touch {target_label(key)}; they will be applied in order."
-            )
+            warnings.append(f"{many} changes touch {key}; they will be applied in order.")
     return warnings
 
 

@@ -123,6 +123,9 @@ class ToolSpec:
     requires_confirmation: bool
     sensitivity: Sensitivity
     execute: Callable[..., Outcome]
+    # What a write call changes, as a person names it ("Week 2, Session 1"): two calls of one batch
+    # with the same target get a warning on the card (seed 000, Phase 7); "" conflicts with nothing.
+    # Tools of different families that change the same thing name it alike.
     target: Callable[[BaseModel], str]
     category: str = ""  # the tool's family (required: the registry refuses a tool without one)
     display_name: str = ""

@@ -30,7 +30,7 @@ from .lookups import describe_exercise, exercise_label, get_exercise, get_sessio
 
 
 def _exercise_target(args: ModifyExerciseArgs | RemoveExerciseArgs | ReorderExercisesArgs) -> str:
-    return f"w{args.weekNumber}-s{args.sessionNumber}-e{args.exerciseNumber}"
+    return f"Week {args.weekNumber}, Session {args.sessionNumber}, Exercise {args.exerciseNumber}"
 
 
 def modify_exercise(*, ctx: ToolContext, args: ModifyExerciseArgs) -> Outcome:

@@ -35,7 +35,7 @@ from .lookups import cardio_dict, describe_session, get_cardio, get_session, get
 
 
 def _session_target(args: ModifySessionArgs | RemoveSessionArgs) -> str:
-    return f"w{args.weekNumber}-s{args.sessionNumber}"
+    return f"Week {args.weekNumber}, Session {args.sessionNumber}"
 
 
 def _describe(session: Session) -> str:

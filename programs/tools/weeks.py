@@ -25,7 +25,7 @@ from .lookups import describe_week, get_week, week_label
 
 
 def _week_target(args: ModifyWeekArgs | RemoveWeekArgs) -> str:
-    return f"w{args.weekNumber}"
+    return f"Week {args.weekNumber}"
 
 
 def modify_week(*, ctx: ToolContext, args: ModifyWeekArgs) -> Outcome:

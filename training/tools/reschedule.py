@@ -45,7 +45,7 @@ def when(day: datetime.date | None) -> str:
 
 def workout_target(args) -> str:
     week, number = ref_numbers(args.workout_id)
-    return f"w{week}-s{number}"
+    return f"Week {week}, Session {number}"  # as the program's own session tools name it
 
 
 def program_dates(program_id: int) -> tuple[datetime.date, datetime.date]:
