@@ -136,8 +136,8 @@ def propose_action(
 def move_session(
     *, conversation: Conversation, session: Any, new_date: datetime.date, strategy: str
 ) -> ActionResult:
-    """Propose ``reschedule_workout`` for a session of the conversation's program (the caller
-    checked that it is)."""
+    """Propose moving a session of the conversation's program (the caller checked that it is) to
+    ``new_date``, with the plan's adjustments' call (``move_calls``)."""
     if strategy not in STRATEGIES:
         strategy = "swap"
     old = session.scheduled_date.isoformat() if session.scheduled_date else "no date"
@@ -145,15 +145,7 @@ def move_session(
     request = f"Move {where} from {old} to {new_date.isoformat()}"
     if strategy == "push":
         request += ", and every later session by the same days"
-    call = ToolCall(
-        id="move-1",
-        name="reschedule_workout",
-        arguments={
-            "workout_id": session.ref,
-            "new_date": new_date.isoformat(),
-            "strategy": strategy,
-        },
-    )
+    calls = adjustments().move_calls(session=session, new_date=new_date, strategy=strategy)
     reply = (
         f"Here's {where} on {new_date.isoformat()}. Check the date before → after on the card; "
         "nothing moves until you press Apply Changes."
@@ -162,7 +154,7 @@ def move_session(
         conversation=conversation,
         request_text=request + ".",
         reply_text=reply,
-        calls=[call],
+        calls=calls,
         action="calendar-move",
     )
 

@@ -32,6 +32,8 @@ import redis
 import redis.asyncio
 from django.conf import settings
 
+from coach.registry import get_tool
+
 logger = logging.getLogger(__name__)
 
 KEY = "spotter:reply:{message_id}:{attempt}"
@@ -109,31 +111,17 @@ class VisibleText:
 
 # --- what a read tool's status says --------------------------------------------------------------
 
-_SPORT_WORDS = {"RUNNING": "run", "CYCLING": "ride", "SWIMMING": "swim", "STRENGTH": "workout"}
-_LOOKING_AT = {
-    "get_week": "Looking at your program…",
-    "get_activity_by_date": "Looking at that day's training…",
-    "get_activities_range": "Looking at your recent training…",
-    "get_training_plan": "Looking at your training plan…",
-    "get_sleep_data": "Looking at your sleep…",
-    "get_fitness_scores": "Looking at your fitness and form…",
-    "compare_activities": "Comparing your workouts…",
-    "search_workout_library": "Searching the workout library…",
-    "navigate_to_page": "Finding the page…",
-}
+LOOKING_UP = "Looking that up…"
 
 
 def looking_at(name: str, arguments: dict[str, Any] | None) -> str:
-    """What the bubble says while read tool ``name`` runs, in the athlete's words."""
-    arguments = arguments if isinstance(arguments, dict) else {}
-    if name == "get_last_activity":
-        sport = str(arguments.get("activity_type") or "").upper()
-        return (
-            f"Looking at your last {_SPORT_WORDS.get(sport, 'run' if not sport else 'activity')}…"
-        )
-    if name == "get_week" and isinstance(arguments.get("weekNumber"), int):
-        return f"Looking at week {arguments['weekNumber']} of your program…"
-    return _LOOKING_AT.get(name, "Looking at your training…")
+    """What the bubble says while read tool ``name`` runs, in the athlete's words, as the tool
+    declares it (``ToolSpec.looking_at``)."""
+    spec = get_tool(name)
+    said = spec.looking_at if spec is not None else ""
+    if callable(said):
+        said = said(arguments if isinstance(arguments, dict) else {})
+    return said or LOOKING_UP
 
 
 # --- publishing (the worker) ---------------------------------------------------------------------

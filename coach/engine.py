@@ -5,7 +5,7 @@ transaction that is rolled back.
 Rules:
 
 * Calls run in the order given, each seeing the state the previous successful calls left (seed
-  000, Phase 7: ``remove_exercise 1`` then ``add_exercise position 1`` replaces the original).
+  000, Phase 7: removing the first exercise, then adding one at position 1, replaces it).
 * A batch is all or nothing. When a call fails, the later calls are still checked and run against
   the state so far (the failed call changed nothing), so every call gets its own result; then the
   whole transaction is rolled back. A call's ``success`` means it was valid at its place in the

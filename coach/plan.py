@@ -19,7 +19,8 @@ already discovers, ``coach.discovery``):
   None); for the benchmarks ``bulk(*, athlete, weeks, sessions, exercises, …)`` (a synthetic plan),
   ``export(plan)`` (as JSON) and ``week_text(plan, *, position, today)``.
 * ``ADJUSTMENTS``: ``today(athlete)``, ``missed_summary``, ``missed_sessions``, ``realign_calls``,
-  ``lighter_calls``, ``MIN_DAYS``, ``MAX_DAYS`` (``chat.plan_actions``); their errors are
+  ``lighter_calls``, ``move_calls`` (the calendar's drag), ``MIN_DAYS``, ``MAX_DAYS``
+  (``chat.plan_actions``); their errors are
   ``PlanAdjustError`` below, so the chat can catch them without naming the family.
 * ``WHATIF``: ``key_dates(ctx)`` and ``form(ctx, dates)`` (``coach.whatif``).
 * ``DEMO``: a callable ``(seed: DemoSeed) -> None`` per family, run in ``INSTALLED_APPS`` order by

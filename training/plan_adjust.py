@@ -11,6 +11,7 @@ existing tools, so they are previewed, edited, applied and undone like any other
   lists every date before → after). The chat offers it from ``REALIGN_MIN_MISSED`` (3) missed
   sessions; asked for explicitly it works from one. The push's own rules hold (completed sessions
   never move, never past the program's end: the error says by how much it could push).
+* **Move a session** (``move_calls``): the calendar's drag, one ``reschedule_workout``.
 * **Not feeling 100 %** (``lighter_calls``): for the open sessions of today and the next
   ``days - 1`` days (``MIN_DAYS``..``MAX_DAYS``, 3 to 14): each exercise gets about a third fewer
   working sets (at least one less, never below one) and a load about 10 % lower (``lower_load``);
@@ -123,6 +124,26 @@ def realign_calls(*, program_id: int, today: datetime.date) -> list[ToolCall]:
                 "workout_id": first.ref,
                 "new_date": today.isoformat(),
                 "strategy": "push",
+            },
+        )
+    ]
+
+
+MOVE_STRATEGIES = ("swap", "push")
+
+
+def move_calls(*, session: Session, new_date: datetime.date, strategy: str) -> list[ToolCall]:
+    """The calendar's drag of a session to another day: one ``reschedule_workout``, swapping with
+    a session already on that day, or pushing every later one by the same days (an unknown
+    strategy swaps)."""
+    return [
+        ToolCall(
+            id="move-1",
+            name="reschedule_workout",
+            arguments={
+                "workout_id": session.ref,
+                "new_date": new_date.isoformat(),
+                "strategy": strategy if strategy in MOVE_STRATEGIES else "swap",
             },
         )
     ]

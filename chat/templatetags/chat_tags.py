@@ -88,8 +88,8 @@ def recovery_note(state: str) -> str:
 
 @register.filter
 def page_links(steps: object) -> list[dict[str, str]]:
-    """The links a reply's ``navigate_to_page`` calls opened: ``[{"label", "url"}]`` built from
-    the stored, validated call (each tool's ``page_link``, ``coach.links.page_links``), never from the model's text."""
+    """The links a reply's calls opened: ``[{"label", "url"}]`` built from the stored, validated
+    call (the tool's ``page_link``, ``coach.links.page_links``), never from the model's text."""
     return _page_links(steps)
 
 

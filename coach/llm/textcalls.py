@@ -2,7 +2,7 @@
 
 Some models (and every model under ``LLM_TOOL_FORMAT=text``) write their calls in the text:
 
-    Sure, lighter squats. [TOOL_CALL:{"id":"call-1","tool":"modify_exercise",
+    Sure, lighter squats. [TOOL_CALL:{"id":"call-1","tool":"set_reps",
     "parameters":{"weekNumber":1,"sessionNumber":1,"exerciseNumber":1,"updates":{"reps":"5"}},
     "confidence":0.9}]
 

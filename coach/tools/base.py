@@ -157,6 +157,10 @@ class ToolSpec:
     # Given a successful call's arguments, the link shown under the reply (``{"label", "url"}``,
     # ``coach.links.page_links``), or None; a tool without it shows none.
     page_link: Callable[[dict[str, Any]], dict[str, str] | None] | None = None
+    # What the reply's bubble says while this read runs, in the athlete's words ("Looking at your
+    # sleep…"), or a function of the call's arguments giving it; empty: "Looking that up…"
+    # (``chat.stream.looking_at``).
+    looking_at: str | Callable[[dict[str, Any]], str] = ""
 
     @property
     def label(self) -> str:

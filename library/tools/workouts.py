@@ -197,6 +197,7 @@ def save_workout_to_library(*, ctx: ToolContext, args: SaveWorkoutToLibraryArgs)
 SPECS = [
     ToolSpec(
         name="search_workout_library",
+        looking_at="Searching the workout library…",
         description="Search the athlete's workout library. Returns titles with IDs to schedule.",
         args_model=SearchWorkoutLibraryArgs,
         kind="read",
@@ -237,6 +238,7 @@ SPECS = [
     ),
     ToolSpec(
         name="navigate_to_page",
+        looking_at="Finding the page…",
         description="Show the athlete a link that opens a page of the app.",
         args_model=NavigateToPageArgs,
         kind="read",

@@ -137,9 +137,14 @@ def grocery_get_list(*, ctx: ToolContext, args: a.GroceryGetListArgs) -> Outcome
 
 
 def _read(
-    name: str, description: str, args_model: type, execute: Callable[..., Outcome]
+    name: str,
+    description: str,
+    args_model: type,
+    execute: Callable[..., Outcome],
+    looking_at: str,
 ) -> ToolSpec:
     return ToolSpec(
+        looking_at=looking_at,
         name=name,
         description=description,
         args_model=args_model,
@@ -159,35 +164,41 @@ SPECS = [
         "List the household's recipes (filters: tags, min_rating, title text).",
         a.RecipeListArgs,
         recipe_list,
+        "Looking at your recipes…",
     ),
     _read(
         "recipe_get",
         "A recipe's ingredients, instructions and notes, by recipe ID.",
         a.RecipeGetArgs,
         recipe_get,
+        "Looking at that recipe…",
     ),
     _read(
         "planner_list_meals",
         "Planned meals from start_date to end_date (at most 62 days).",
         a.PlannerListMealsArgs,
         planner_list_meals,
+        "Looking at your meal plan…",
     ),
     _read(
         "planner_get_meal",
         "The meals planned on one date (optionally one meal type).",
         a.PlannerGetMealArgs,
         planner_get_meal,
+        "Looking at your meal plan…",
     ),
     _read(
         "grocery_list_lists",
         "The household's grocery lists with their IDs and item counts.",
         a.GroceryListListsArgs,
         grocery_list_lists,
+        "Looking at your grocery lists…",
     ),
     _read(
         "grocery_get_list",
         "A grocery list's items, with the item IDs to tick them off.",
         a.GroceryGetListArgs,
         grocery_get_list,
+        "Looking at your grocery list…",
     ),
 ]

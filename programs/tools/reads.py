@@ -46,6 +46,11 @@ def read_week(*, ctx: ToolContext, args: GetWeekArgs) -> Outcome:
 SPECS = [
     ToolSpec(
         name="get_week",
+        looking_at=lambda args: (
+            f"Looking at week {args['weekNumber']} of your program…"
+            if isinstance(args.get("weekNumber"), int)
+            else "Looking at your program…"
+        ),
         description=(
             "Read one week in full (sessions, exercises, cardio, notes); without weekNumber, the "
             "week around today. Changes nothing."

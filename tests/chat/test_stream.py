@@ -21,6 +21,7 @@ from chat import stream
 from chat.agent import run_turn
 from chat.models import Message
 from chat.services import message_send
+from coach.registry import REGISTRY
 from tests.calls import RENAME
 from tests.factories import ConversationFactory, UserFactory
 
@@ -96,6 +97,22 @@ def test_looking_at_speaks_the_athletes_words():
     assert stream.looking_at("get_week", {"weekNumber": 3}) == (
         "Looking at week 3 of your program…"
     )
+
+
+def test_every_read_tool_declares_what_the_bubble_says_while_it_runs():
+    reads = [
+        spec
+        for spec in REGISTRY.values()
+        if spec.kind == "read" and not spec.execute.__module__.startswith("coach.")
+    ]
+    assert len(reads) >= 15
+    silent = [spec.name for spec in reads if stream.looking_at(spec.name, {}) == stream.LOOKING_UP]
+    assert silent == []
+    assert stream.looking_at("recipe_list", {}) == "Looking at your recipes…"
+
+
+def test_a_tool_that_declares_no_words_gets_the_generic_status():
+    assert stream.looking_at("no_such_tool", {"weekNumber": 2}) == "Looking that up…"
 
 
 def test_event_ids_resume_only_within_the_same_run():

@@ -1,7 +1,7 @@
 """The schedule family (move, skip, complete or log sessions; realign or lighten the plan) and the
 training family (reads of activities, plan, sleep and fitness), declared for ``coach.registry``:
 ``TOOLS`` in the order the model sees them, ``PURPOSES`` one line per family; and for
-``coach.plan``, ``ADJUSTMENTS`` (realign, lighter days: ``training.plan_adjust``) and ``WHATIF``
+``coach.plan``, ``ADJUSTMENTS`` (realign, lighter days, a session moved: ``training.plan_adjust``) and ``WHATIF``
 (the preview's projected form: ``training.whatif``)."""
 
 from .. import demo, evals

@@ -233,8 +233,9 @@ def compare_activities(*, ctx: ToolContext, args: CompareArgs) -> Outcome:
     return Outcome(summary=_bounded(lines), spoken=_bounded([words.compare_words(data)]))
 
 
-def _read(name: str, description: str, args_model, execute, display: str) -> ToolSpec:
+def _read(name: str, description: str, args_model, execute, display: str, looking_at) -> ToolSpec:
     return ToolSpec(
+        looking_at=looking_at,
         name=name,
         description=description,
         args_model=args_model,
@@ -255,6 +256,7 @@ SPECS = [
         LastActivityArgs,
         get_last_activity,
         "Read the last activity",
+        words.looking_at_last,
     ),
     _read(
         "get_activity_by_date",
@@ -262,6 +264,7 @@ SPECS = [
         ActivityByDateArgs,
         get_activity_by_date,
         "Read a day's activities",
+        "Looking at that day's training…",
     ),
     _read(
         "get_activities_range",
@@ -269,6 +272,7 @@ SPECS = [
         ActivitiesRangeArgs,
         get_activities_range,
         "Read activities in a range",
+        "Looking at your recent training…",
     ),
     _read(
         "get_training_plan",
@@ -276,6 +280,7 @@ SPECS = [
         TrainingPlanArgs,
         get_training_plan,
         "Read the plan by date",
+        "Looking at your training plan…",
     ),
     _read(
         "get_sleep_data",
@@ -283,6 +288,7 @@ SPECS = [
         SleepArgs,
         get_sleep_data,
         "Read sleep",
+        "Looking at your sleep…",
     ),
     _read(
         "get_fitness_scores",
@@ -290,6 +296,7 @@ SPECS = [
         FitnessArgs,
         get_fitness_scores,
         "Read fitness and form",
+        "Looking at your fitness and form…",
     ),
     _read(
         "compare_activities",
@@ -297,5 +304,6 @@ SPECS = [
         CompareArgs,
         compare_activities,
         "Compare activities",
+        "Comparing your workouts…",
     ),
 ]

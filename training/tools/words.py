@@ -32,6 +32,16 @@ HIDDEN = {"id", "sport", "name", "date", "start", "duration_s", "load_method", "
 NOUNS = {"RUNNING": "run", "CYCLING": "ride", "SWIMMING": "swim", "STRENGTH": "strength session"}
 
 
+LAST_WORDS = {"RUNNING": "run", "CYCLING": "ride", "SWIMMING": "swim", "STRENGTH": "workout"}
+
+
+def looking_at_last(arguments: dict[str, Any]) -> str:
+    """The bubble's words while ``get_last_activity`` runs: "Looking at your last ride…" (with no
+    sport asked for, the run most people mean)."""
+    sport = str(arguments.get("activity_type") or "").upper()
+    return f"Looking at your last {LAST_WORDS.get(sport, 'run' if not sport else 'activity')}…"
+
+
 def noun(sport: str | None) -> str:
     """ "run" for RUNNING; "activity" for any sport."""
     return NOUNS.get((sport or "").upper(), (sport or "activity").lower())

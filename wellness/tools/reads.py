@@ -89,6 +89,7 @@ def list_reminders(*, ctx: ToolContext, args: ListRemindersArgs) -> Outcome:
 SPECS = [
     ToolSpec(
         name="get_wellness_logs",
+        looking_at="Looking at your logs…",
         description="The athlete's wellness logs (medication, mood, readiness, care) of the last days.",
         args_model=GetWellnessLogsArgs,
         kind="read",
@@ -103,6 +104,7 @@ SPECS = [
     ),
     ToolSpec(
         name="list_reminders",
+        looking_at="Looking at your reminders…",
         description="The athlete's reminders: title, local time and weekdays of each.",
         args_model=ListRemindersArgs,
         kind="read",
