@@ -27,6 +27,8 @@ already discovers, ``coach.discovery``):
   ``seed_demo`` (the family that makes the demo people goes first and sets ``seed.people``).
 * ``NOTICES``: objects with ``due(now)``, ``claim(due)``, ``athlete(due)``, ``label(due)``,
   ``text(due)`` and ``model_text(due)``, posted in the athlete's chat by ``chat.reminders``.
+* ``NAV``: the family's pages in the site's menu, ``(label, URL name)`` pairs
+  (``chat.context_processors``).
 * ``EVAL``: a family's part of the coach's evaluation scenarios (``chat.evals``): the ``KEYS`` of
   ``[fixture]`` it reads, ``build(world, spec)``, ``snapshot(world)`` (what a message step must
   not change), ``PLACEHOLDERS`` (kind → ``resolve(ctx, expr)``), ``EXPECTS`` (expectation key →

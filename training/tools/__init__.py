@@ -17,4 +17,11 @@ PURPOSES = {
 ADJUSTMENTS = adjustments
 WHATIF = projection
 DEMO = demo.demo  # seed_demo's part of this family (coach.plan)
+# Its pages in the site's menu, as (label, URL name), after the chat (chat.context_processors).
+NAV = (
+    ("Log", "training:log_today"),
+    ("Calendar", "training:calendar"),
+    ("Fitness", "training:fitness"),
+    ("Activities", "training:activities"),
+)
 EVAL = evals  # its part of the coach's evaluation scenarios (chat.evals, coach.plan)

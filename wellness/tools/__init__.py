@@ -14,3 +14,4 @@ PURPOSES = {
 }
 NOTICES = (notices,)
 DEMO = demo.demo  # seed_demo's part of this family (coach.plan)
+NAV = (("Wellness", "wellness:page"),)  # its page in the site's menu (chat.context_processors)
