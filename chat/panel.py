@@ -25,6 +25,8 @@ from django.utils.safestring import SafeString, mark_safe
 
 from coach.plan import plan
 
+from .context_processors import panel_links
+
 TEMPLATE = "chat/_week.html"
 TTL_SECONDS = 24 * 60 * 60  # a key can't outlive its day anyway
 
@@ -52,6 +54,6 @@ def week_panel(
     html = cache.get(key)
     if html is None:
         view = plan().week_panel(program, today=today, week_number=week_number)
-        html = render_to_string(TEMPLATE, {"week": view})
+        html = render_to_string(TEMPLATE, {"week": view, "panel_links": panel_links()})
         cache.set(key, str(html), TTL_SECONDS)
     return WeekPanel(version=program.version, html=mark_safe(html))

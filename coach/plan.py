@@ -28,7 +28,8 @@ already discovers, ``coach.discovery``):
 * ``NOTICES``: objects with ``due(now)``, ``claim(due)``, ``athlete(due)``, ``label(due)``,
   ``text(due)`` and ``model_text(due)``, posted in the athlete's chat by ``chat.reminders``.
 * ``NAV``: the family's pages in the site's menu, ``(label, URL name)`` pairs
-  (``chat.context_processors``).
+  (``chat.context_processors``); ``PANEL``: the same pairs, linked under the week in the chat's
+  panel.
 * ``EVAL``: a family's part of the coach's evaluation scenarios (``chat.evals``): the ``KEYS`` of
   ``[fixture]`` it reads, ``build(world, spec)``, ``snapshot(world)`` (what a message step must
   not change), ``PLACEHOLDERS`` (kind → ``resolve(ctx, expr)``), ``EXPECTS`` (expectation key →

@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 
 from chat import context_processors
-from tests.factories import UserFactory
+from tests.factories import UserFactory, build_program
 
 pytestmark = pytest.mark.django_db
 
@@ -45,3 +45,17 @@ def test_a_familys_declared_page_joins_the_menu(monkeypatch):
         {"label": "Log", "url": reverse("training:log_today")},
         {"label": "Library", "url": reverse("library:index")},
     )
+
+
+def test_the_weeks_panel_links_the_pages_a_family_declares_for_it(client):
+    athlete = UserFactory()
+    build_program(athlete=athlete, weeks=1)
+    client.force_login(athlete)
+
+    html = client.get(reverse("chat:home"), follow=True).content.decode()
+
+    panel = re.search(r'<p class="training-links">(.*?)</p>', html, re.S).group(1)
+    assert re.findall(r'<a href="([^"]+)">([^<]+)</a>', panel) == [
+        (reverse("training:fitness"), "Fitness &amp; form"),
+        (reverse("training:activities"), "Activities"),
+    ]

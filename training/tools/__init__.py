@@ -24,4 +24,6 @@ NAV = (
     ("Fitness", "training:fitness"),
     ("Activities", "training:activities"),
 )
+# Its pages linked under the week in the chat's panel (chat.context_processors).
+PANEL = (("Fitness & form", "training:fitness"), ("Activities", "training:activities"))
 EVAL = evals  # its part of the coach's evaluation scenarios (chat.evals, coach.plan)
