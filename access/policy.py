@@ -31,7 +31,8 @@ object without it is its own owner. **Owner kinds** are declared by the family t
 its ``access`` module: ``OWNERS`` (a list of ``Owner``), ``COACH_READS_ONLY`` (models whose rows
 the owner's coach reads and never changes, such as a library workout) and, for the one family that
 knows who coaches whom, ``COACHING`` (a ``Coaching``). The policy discovers these declarations in every
-installed app on first use, as the tool registry discovers ``tools`` modules; a user (the athlete
+installed app once, at start-up (``AccessConfig.ready()``), as the tool registry discovers
+``tools`` modules; a user (the athlete
 of training data, logs, workouts) is an owner kind the policy knows itself.
 
 **The same rule as a queryset scope**: ``scope(user, model, lookup=..., action=...)`` is a ``Q`` on

@@ -46,27 +46,6 @@ class ToolContext:
         return self.program.pk
 
 
-@dataclass(frozen=True)
-class Subject:
-    """What the engine needs of the context's subject (``ToolContext.program``), declared by the
-    family that owns it as ``SUBJECT`` in its tools module (found by ``coach.registry``), so the
-    engine names no family:
-
-    * ``lock(program_id=...)`` locks the subject's row for the rest of the transaction and
-      returns it (its ``version`` current);
-    * ``version(program_id=...)`` reads its version without locking (previews);
-    * ``recording(program=..., actor=..., via=..., summary=..., source=...)`` is a context manager
-      that records what the block changes as the family's own record, one part of the journal's
-      change set (``journal.services.part``).
-
-    The callables are the family's data layer's own functions (the engine calls them directly).
-    """
-
-    lock: Callable[[int], Any]
-    version: Callable[[int], int]
-    recording: Callable[..., Any]
-
-
 @dataclass
 class ToolError:
     """One problem with one tool call: ``{code, message, field}``, the message written for a person.
