@@ -96,6 +96,9 @@ class BatchResult:
     result_data: list[dict[str, Any]] = field(default_factory=list)
     stale: bool = False
     calls: list[ToolCall] = field(default_factory=list)
+    # The calls counted in words ("2 changes"), as ``apply_batch`` words its summary: the
+    # conversation's line about the decision uses it rather than calling back for a plural.
+    counted: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -269,13 +272,15 @@ def apply_batch(
     """The lifecycle's one call to apply a batch: its calls as stored (raw dicts), the version
     it was previewed on (binding only when a call needs the program: a batch of athlete-scoped
     calls, a grocery push, is not held up by a program change; an unknown tool binds, to be
-    safe), recorded ``via`` with a summary the registry words ("2 changes from the chat: ...")."""
+    safe), recorded ``via`` with a summary the registry words ("2 changes from the chat: ...");
+    the result carries the count in words (``counted``) and the rest as plain data."""
     parsed = [ToolCall.from_raw(raw) for raw in calls]
     specs = [get_tool(call.name) for call in parsed]
     bound = any(spec is None or spec.needs_program for spec in specs)
     labels = list(dict.fromkeys(spec.label if spec else "a change" for spec in specs))
-    summary = f"{plural(len(parsed), 'change')} from the {via}: {', '.join(labels)}"[:500]
-    return apply_calls(
+    counted = plural(len(parsed), "change")
+    summary = f"{counted} from the {via}: {', '.join(labels)}"[:500]
+    batch = apply_calls(
         ctx=ToolContext(athlete=athlete, program=program, user=user),
         calls=parsed,
         expected_version=version if bound else None,
@@ -283,6 +288,8 @@ def apply_batch(
         summary=summary,
         source=source,
     )
+    batch.counted = counted
+    return batch
 
 
 def apply_calls(

@@ -151,9 +151,11 @@ def record_decision(
     edits: list[dict[str, Any]] | None = None,
     note: str = "",
     change_set_id: int | None = None,
+    counted: str = "",
 ) -> tuple[BatchDecision, Message | None, Message | None]:
     """Write the decision row and, for the decisions the conversation hears of, the event message
-    (and the placeholder of the coach's acknowledgment, queued on commit)."""
+    (and the placeholder of the coach's acknowledgment, queued on commit). ``counted``: the calls
+    counted in words, when the engine's result of an apply gave them (``BatchResult.counted``)."""
     if edits is None:
         edits = list(
             BatchDecision.objects.filter(
@@ -178,7 +180,7 @@ def record_decision(
     event = Message.objects.create(
         conversation=batch.conversation,
         role=Message.Role.EVENT,
-        content=notes.athlete_line(record),
+        content=notes.athlete_line(record, counted=counted),
         batch=batch,
         decision=record,
         status=Message.Status.COMPLETE,
