@@ -31,7 +31,8 @@ object without it is its own owner. **Owner kinds** are declared by the family t
 its ``access`` module: ``OWNERS`` (a list of ``Owner``), ``COACH_READS_ONLY`` (models whose rows
 the owner's coach reads and never changes, such as a library workout) and, for the one family that
 knows who coaches whom, ``COACHING`` (a ``Coaching``). The policy discovers these declarations in every
-installed app on first use, as the tool registry discovers ``tools`` modules; a user (the athlete
+installed app once, at start-up (``AccessConfig.ready()``), as the tool registry discovers
+``tools`` modules; a user (the athlete
 of training data, logs, workouts) is an owner kind the policy knows itself.
 
 **The same rule as a queryset scope**: ``scope(user, model, lookup=..., action=...)`` is a ``Q`` on
@@ -71,23 +72,56 @@ class Tie(enum.Enum):
 class Owner:
     """How the policy finds the people of one kind of owner, declared by the family that has it.
 
-    ``people(owner)`` are the ids of the users whose data it is and ``people_lookup`` the same as a
-    lookup from the owner's model (``"athlete"``, ``"members__user"``; ``many`` when it crosses a
-    to-many relation). ``coaches``/``coaches_lookup`` name the owner's own coach (a program's);
-    without them its coaches are those of its people (``Coaching``). ``coach_acts`` is False when
-    the coach only reads (a household is its members' to change)."""
+    ``people_lookup`` leads from the owner's model to the users whose data it is (``"athlete"``,
+    ``"members__user"``; ``many`` when it crosses a to-many relation). A lookup of one field of the
+    owner's own row (a foreign key, or ``"pk"``) is read from the row itself; any other needs
+    ``people(owner)``, the ids of those users. ``coaches_lookup`` (a field of the owner's row) or
+    ``coaches(owner)`` name the owner's own coach (a program's); without them its coaches are those
+    of its people (``Coaching``). ``coach_acts`` is False when the coach only reads (a household
+    is its members' to change). Read from the row, a declaration is data: the policy asks the
+    family nothing when it checks one object."""
 
     model: type[Model] | str
-    people: Callable[[Any], Collection[int]]
     people_lookup: str
+    people: Callable[[Any], Collection[int]] | None = None
     coaches: Callable[[Any], Collection[int | None]] | None = None
     coaches_lookup: str = ""
     coach_acts: bool = True
     many: bool = False
 
+    def __post_init__(self) -> None:
+        if self.people is None and (self.many or "__" in self.people_lookup):
+            raise ValueError(
+                f"{self.label}: people_lookup {self.people_lookup!r} crosses a relation; "
+                "declare people(owner) too."
+            )
+        if self.coaches is None and "__" in self.coaches_lookup:
+            raise ValueError(f"{self.label}: coaches_lookup crosses a relation; declare coaches.")
+        if self.coaches is not None and not self.coaches_lookup:
+            raise ValueError(f"{self.label}: coaches(owner) needs its coaches_lookup (scopes).")
+
+    def people_of(self, owner: Any) -> set[int]:
+        if self.people is not None:
+            return set(self.people(owner))
+        return {_field_value(owner, self.people_lookup)}
+
+    def coaches_of(self, owner: Any) -> set[int | None] | None:
+        """The owner's own coaches, or None when its coaches are those of its people."""
+        if self.coaches is not None:
+            return set(self.coaches(owner))
+        if self.coaches_lookup:
+            return {_field_value(owner, self.coaches_lookup)}
+        return None
+
     @property
     def label(self) -> str:
         return self.model if isinstance(self.model, str) else self.model._meta.label
+
+
+def _field_value(row: Any, name: str) -> Any:
+    """The value of one field of ``row`` as stored (a foreign key's id; ``"pk"``: the key)."""
+    meta = row._meta
+    return getattr(row, (meta.pk if name == "pk" else meta.get_field(name)).attname)
 
 
 @dataclass(frozen=True)
@@ -102,7 +136,7 @@ class Coaching:
 @cache
 def _declarations() -> tuple[dict[str, Owner], tuple[Coaching, ...], frozenset[str]]:
     """Every installed app's ``access`` declarations, read once; a user is the policy's own."""
-    user = Owner(model=settings.AUTH_USER_MODEL, people=lambda u: {u.pk}, people_lookup="pk")
+    user = Owner(model=settings.AUTH_USER_MODEL, people_lookup="pk")
     owners = {user.label: user}
     coaching: list[Coaching] = []
     coach_reads_only: set[str] = set()
@@ -210,11 +244,12 @@ def _ties(user: Any, owner: Any, kind: Owner) -> frozenset[Tie]:
     if not is_active(user):
         return frozenset()
     found = set()
-    people = set(kind.people(owner))
+    people = kind.people_of(owner)
     if user.pk in people:
         found.add(Tie.SELF)
-    if kind.coaches is not None:
-        if user.pk in set(kind.coaches(owner)):
+    own_coaches = kind.coaches_of(owner)
+    if own_coaches is not None:
+        if user.pk in own_coaches:
             found.add(Tie.COACH)
     elif coaches(user, people):
         found.add(Tie.COACH)
@@ -289,7 +324,7 @@ def scope(user: Any, model: type[Model], *, lookup: str = "", action: str = READ
         return None
     kind = owner_kind(owner_model(model, lookup))
     own = Q(**{kind.people_lookup: user.pk})
-    if kind.coaches is not None:
+    if kind.coaches_lookup:
         coach = Q(**{kind.coaches_lookup: user.pk})
     else:
         coach = Q(**{f"{kind.people_lookup}__in": athletes_of(user)})

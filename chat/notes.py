@@ -212,13 +212,15 @@ def model_note(decision: BatchDecision) -> str:
     )
 
 
-def athlete_line(decision: BatchDecision) -> str:
-    """The small centred line the athlete sees in the chat."""
+def athlete_line(decision: BatchDecision, *, counted: str = "") -> str:
+    """The small centred line the athlete sees in the chat. ``counted``: the decision's calls
+    counted in words ("2 changes") when the engine gave them (an apply's ``BatchResult``)."""
     count = len(decision.calls)
     kind = decision.kind
+    changes = counted or plural(count, "change")
     if kind == BatchDecision.Kind.APPLIED:
         edited = " (with your edits)" if decision.edits else ""
-        return f"You applied {plural(count, 'change')}{edited}."
+        return f"You applied {changes}{edited}."
     if kind == BatchDecision.Kind.FAILED:
         return f"Applying the changes failed: {decision.note}".strip()
     if kind == BatchDecision.Kind.CANCELLED:
@@ -231,7 +233,7 @@ def athlete_line(decision: BatchDecision) -> str:
         return "Sent to your coach for approval; nothing changes until they approve."
     if kind == BatchDecision.Kind.APPROVED:
         note = f" Their note: {decision.note}" if decision.note else ""
-        return f"Your coach approved the changes; {plural(count, 'change')} applied.{note}"
+        return f"Your coach approved the changes; {changes} applied.{note}"
     if kind == BatchDecision.Kind.DECLINED:
         note = f" Their note: {decision.note}" if decision.note else ""
         return f"Your coach declined the changes; nothing was changed.{note}"
@@ -243,7 +245,7 @@ def athlete_line(decision: BatchDecision) -> str:
         who = "Your coach undid" if _by_coach(decision) else "You undid"
         if _are_logs(decision):
             return f"{who} {plural(count, 'log')}; it is removed."
-        return f"{who} {plural(count, 'change')}; the program is back to how it was."
+        return f"{who} {changes}; the program is back to how it was."
     return decision.get_kind_display()
 
 

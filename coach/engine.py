@@ -14,13 +14,15 @@ Rules:
   object are ``PARSE_ERROR``, schema problems are ``VALIDATION_ERROR`` with a dotted ``field``,
   references that don't exist are ``NOT_FOUND``. An unexpected database error while executing a
   valid call is ``EXECUTION_ERROR`` (that call is rolled back to its savepoint, the batch fails).
-* ``apply_calls`` locks the context's subject row (the program) and refuses a stale
+* ``apply_calls`` locks the context's plan row (the program) and refuses a stale
   ``expected_version`` with ``STALE`` on every call. The services bump the version themselves, on
-  every change. How to lock, read and record the subject is the owning family's declaration
-  (``Subject``, found by the registry): the engine names no family.
+  every change. How to lock, read and record the plan is the declaration of the family that
+  provides it (``PLAN``'s ``lock``, ``version`` and ``recording``, held by ``coach.plan.held``):
+  the engine names no family.
 * An apply is one change set of the journal (``journal.capture``): the writes journaled by the
   services and, when the caller names ``via``, the family's own record of what the batch changed
-  (the program's revision, recorded by the subject's ``recording`` as a part of that change set).
+  (the program's revision, recorded by the plan's ``recording``, which also locks the row, as a
+  part of that change set).
 * Tools get a ``ToolContext`` (athlete, program, acting user), never a request or a conversation:
   the engine knows nothing of the conversation layer.
 
@@ -41,8 +43,9 @@ from pydantic import BaseModel, ValidationError
 from journal import services as journal
 
 from . import whatif
+from .plan import held
 from .preview import build_preview, conflict_warnings
-from .registry import REGISTRY, ToolSpec, get_tool, subject
+from .registry import REGISTRY, ToolSpec, get_tool
 from .toolcalls import ToolCall
 from .tools.base import ToolContext, ToolError, ToolStateError
 from .validation import validation_errors
@@ -93,6 +96,9 @@ class BatchResult:
     result_data: list[dict[str, Any]] = field(default_factory=list)
     stale: bool = False
     calls: list[ToolCall] = field(default_factory=list)
+    # The calls counted in words ("2 changes"), as ``apply_batch`` words its summary: the
+    # conversation's line about the decision uses it rather than calling back for a plural.
+    counted: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -247,10 +253,10 @@ def preview_calls(*, ctx: ToolContext, calls: list[ToolCall]) -> BatchResult:
 
 
 def _version(ctx: ToolContext) -> int:
-    held = subject()
-    if ctx.program is None or held is None:
+    plan = held()
+    if ctx.program is None or plan is None:
         return 0
-    return held.version(program_id=ctx.program.pk)
+    return plan.version(ctx.program)
 
 
 def apply_batch(
@@ -266,13 +272,15 @@ def apply_batch(
     """The lifecycle's one call to apply a batch: its calls as stored (raw dicts), the version
     it was previewed on (binding only when a call needs the program: a batch of athlete-scoped
     calls, a grocery push, is not held up by a program change; an unknown tool binds, to be
-    safe), recorded ``via`` with a summary the registry words ("2 changes from the chat: ...")."""
+    safe), recorded ``via`` with a summary the registry words ("2 changes from the chat: ...");
+    the result carries the count in words (``counted``) and the rest as plain data."""
     parsed = [ToolCall.from_raw(raw) for raw in calls]
     specs = [get_tool(call.name) for call in parsed]
     bound = any(spec is None or spec.needs_program for spec in specs)
     labels = list(dict.fromkeys(spec.label if spec else "a change" for spec in specs))
-    summary = f"{plural(len(parsed), 'change')} from the {via}: {', '.join(labels)}"[:500]
-    return apply_calls(
+    counted = plural(len(parsed), "change")
+    summary = f"{counted} from the {via}: {', '.join(labels)}"[:500]
+    batch = apply_calls(
         ctx=ToolContext(athlete=athlete, program=program, user=user),
         calls=parsed,
         expected_version=version if bound else None,
@@ -280,6 +288,8 @@ def apply_batch(
         summary=summary,
         source=source,
     )
+    batch.counted = counted
+    return batch
 
 
 def apply_calls(
@@ -291,40 +301,38 @@ def apply_calls(
     summary: str = "",
     source: str = "",
 ) -> BatchResult:
-    """Run every call in order in one transaction with the subject's row locked; write only if
-    all succeed. Each service bumps the version itself; the result carries the version after the
-    run (also set on ``ctx.program``) and the id of the journal's change set holding the apply
+    """Run every call in order in one transaction with the plan's row locked; write only if all
+    succeed. Each service bumps the version itself; the result carries the version after the run
+    (also set on ``ctx.program``) and the id of the journal's change set holding the apply
     (``journal.capture``; None when nothing was recorded). With ``via`` (how the change came, e.g.
-    "chat"), the subject's family records what the calls changed (``summary``, ``source``) as a
-    part of that change set; without it the caller records it (the command line does)."""
-    held = subject() if ctx.program is not None else None
+    "chat"), the plan's family records what the calls changed (``summary``, ``source``) as a part
+    of that change set, its ``recording`` locking the row as it starts; without ``via`` the row is
+    only locked and the caller records it (the command line does)."""
+    plan = held() if ctx.program is not None else None
+    recorded = plan is not None and bool(via)
     summary = summary or ", ".join(call.name for call in calls)
     try:
         with (
             transaction.atomic(),
             journal.capture(athlete=ctx.athlete, summary=summary) as captured,
+            # One call into the family's data layer: the recording locks the row as it starts.
+            (
+                plan.recording(ctx.program, actor=ctx.user, via=via, summary=summary, source=source)
+                if recorded
+                else contextlib.nullcontext(plan.lock(ctx.program) if plan is not None else None)
+            ) as held_plan,
         ):
-            locked = held.lock(program_id=ctx.program.pk) if held is not None else None
-            current = locked.version if locked is not None else 0
+            current = held_plan.version if held_plan is not None else 0
             if expected_version is not None and current != expected_version:
                 raise _Rollback(_stale(calls, current=current, expected=expected_version))
-            recording = (
-                held.recording(
-                    program=locked, actor=ctx.user, via=via, summary=summary, source=source
-                )
-                if via and locked is not None
-                else contextlib.nullcontext()
-            )
-            with recording:
-                run = _run(ctx=ctx, calls=calls)
-                if not run.success:
-                    raise _Rollback(run)
+            run = _run(ctx=ctx, calls=calls)
+            if not run.success:
+                raise _Rollback(run)
     except _Rollback as failed:
         return _batch(failed.run, total=len(calls), version=_version(ctx))
-    # A recording that wrote a revision settled the version on the locked row (one step past the
-    # one before); otherwise the services bumped it in the database, so it is read back.
-    settled = via and locked is not None and locked.version != current
-    version = locked.version if settled else _version(ctx)
+    # A recording that wrote a revision settled the version (one step past the one before);
+    # otherwise the services bumped it in the database, so it is read back.
+    version = held_plan.version if recorded and held_plan.revision is not None else _version(ctx)
     if ctx.program is not None:
         ctx.program.version = version
     batch = _batch(run, total=len(calls), version=version)

@@ -12,8 +12,12 @@ already discovers, ``coach.discovery``):
 
 * ``PLAN``: an object (a module will do) with ``newest(athlete)`` (the athlete's plans, newest
   first, as a queryset), ``current(athlete)`` (the newest or None), ``lock(plan)`` (``SELECT … FOR
-  UPDATE`` of its row; None when it is gone), ``version_key(plan)`` (a string that changes whenever
-  the plan does), ``week_panel(plan, *, today, week_number)`` (the context of the chat's week
+  UPDATE`` of its row, returned with its ``version`` current; None when it is gone),
+  ``version(plan)`` (its version now, read without a lock: previews), ``recording(plan, *, actor,
+  via, summary, source)`` (a context manager that locks the row on entry and records what its
+  block changes as the family's own record, one part of the journal's change set; its handle's
+  ``version`` is the locked row's, and on exit the settled one when ``revision`` is not None),
+  ``version_key(plan)`` (a string that changes whenever the plan does), ``week_panel(plan, *, today, week_number)`` (the context of the chat's week
   panel), ``summary(*, program, today, detail)`` and ``SUMMARY_DETAILS`` (the prompt's compact
   summary, richest level first), ``session(plan, pk)`` (a session of that plan with its week, or
   None); for the benchmarks ``bulk(*, athlete, weeks, sessions, exercises, …)`` (a synthetic plan),
@@ -39,6 +43,11 @@ already discovers, ``coach.discovery``):
 ``PLAN``, ``ADJUSTMENTS`` and ``WHATIF`` are declared by at most one family each; two are an
 ``ImproperlyConfigured`` error, none is ``LookupError`` for ``plan()`` and ``adjustments()``
 (``whatif()`` is then None: a preview without a projection).
+
+The engine (``coach.engine``) locks, reads and records a batch's plan through ``held()``: the
+``PLAN`` declaration resolved once, when ``coach.registry`` discovers the families (and again on
+each ``registry.discover()``), so the Apply path doesn't search the installed apps; None when no
+family declares it (a batch then has no plan to lock).
 """
 
 from __future__ import annotations
@@ -102,6 +111,22 @@ def plan() -> Any:
     if found is None:
         raise LookupError("No installed family declares PLAN.")
     return found
+
+
+# The PLAN declaration as ``resolve`` found it (``held``); empty until the registry's discovery.
+_HELD: list[Any] = []
+
+
+def resolve() -> None:
+    """Find the ``PLAN`` declaration again (``coach.registry.discover`` calls this)."""
+    _HELD[:] = [_one("PLAN")]
+
+
+def held() -> Any | None:
+    """The ``PLAN`` declaration as last resolved (None when no family declares it)."""
+    if not _HELD:
+        resolve()
+    return _HELD[0]
 
 
 def adjustments() -> Any:

@@ -13,7 +13,7 @@ every app in ``INSTALLED_APPS`` that declares ``TOOLS`` (its ToolSpecs, in order
 in ``INSTALLED_APPS`` order, when this module is first imported (the apps' models must be loaded
 by then, as any import of a tool module needs). ``REGISTRY``, ``FAMILIES`` and ``ALWAYS_SENT``
 are filled in place, so ``discover()`` (tests installing a toy family) refreshes every importer's
-view. The ``ALWAYS_SENT`` families go with every model call; every other family is one line of
+view; it also resolves the ``PLAN`` declaration again, which the engine holds (``coach.plan.held``). The ``ALWAYS_SENT`` families go with every model call; every other family is one line of
 the system prompt (``catalog_lines``) and is loaded with ``use_tools`` when the model needs it
 (``chat.toolsets`` chooses what a call sends).
 """
@@ -27,9 +27,10 @@ from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
 
+from . import plan as plans
 from .discovery import declarations
 from .field_words import FIELD_WORDS
-from .tools.base import Subject, ToolSpec
+from .tools.base import ToolSpec
 from .tools.catalog import CATALOG, USE_TOOLS, Family, families_of, use_tools_spec
 
 __all__ = [
@@ -45,7 +46,6 @@ __all__ = [
     "get_tool",
     "input_schema",
     "policy_lines",
-    "subject",
     "tool_definitions",
 ]
 
@@ -83,12 +83,11 @@ ALWAYS_SENT: list[str] = []
 
 FAMILIES: dict[str, Family] = {}
 REGISTRY: dict[str, ToolSpec] = {}
-# The context's subject as its family declares it (``SUBJECT`` beside ``TOOLS``; one at most).
-SUBJECTS: list[Subject] = []
 
 
 def discover() -> None:
-    """Fill ``FAMILIES`` and ``REGISTRY`` from the installed apps' declarations (again)."""
+    """Fill ``FAMILIES`` and ``REGISTRY`` from the installed apps' declarations (again), and
+    resolve the ``PLAN`` declaration the engine holds (``coach.plan.held``) again."""
     found = declarations()
     families = families_of(found)
     always = [name for module in found for name in getattr(module, "ALWAYS_SENT", ())]
@@ -104,10 +103,7 @@ def discover() -> None:
     FIELD_WORDS.clear()
     for module in found:
         FIELD_WORDS.update(getattr(module, "FIELD_WORDS", {}))
-    subjects = [m.SUBJECT for m in found if getattr(m, "SUBJECT", None) is not None]
-    if len(subjects) > 1:
-        raise ImproperlyConfigured("Two families declare the context's subject (SUBJECT).")
-    SUBJECTS[:] = subjects
+    plans.resolve()
     FAMILIES.clear()
     FAMILIES.update(families)
     REGISTRY.clear()
@@ -119,11 +115,6 @@ discover()
 
 def get_tool(name: str) -> ToolSpec | None:
     return REGISTRY.get(name)
-
-
-def subject() -> Subject | None:
-    """How the engine locks, reads and records the context's subject (``Subject``)."""
-    return SUBJECTS[0] if SUBJECTS else None
 
 
 def _inline(node: Any, defs: dict[str, Any]) -> Any:

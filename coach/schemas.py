@@ -19,7 +19,7 @@ import datetime
 import inspect
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
 from .vocabulary import DAY_NAMES
@@ -70,3 +70,24 @@ DayOfWeek = Annotated[
     Literal[DAY_NAMES],  # type: ignore[valid-type]
     BeforeValidator(_day_name),
 ]
+
+
+class Updates(StrictModel):
+    """The arguments of a change to some fields of one object: only the fields to change, at least
+    one (an empty object is a VALIDATION_ERROR naming the fields there are). A family's update
+    model subclasses it with its fields, each defaulting to None."""
+
+    @model_validator(mode="after")
+    def _not_empty(self) -> Any:
+        if not self.model_fields_set:
+            allowed = ", ".join(type(self).model_fields)
+            raise ValueError(f"updates must change at least one field ({allowed})")
+        return self
+
+    def changes(self) -> dict[str, Any]:
+        """Only the fields the caller actually sent, in the order the model declares them."""
+        return {
+            name: getattr(self, name)
+            for name in type(self).model_fields
+            if name in self.model_fields_set
+        }

@@ -1,5 +1,7 @@
-"""The program as the plan a conversation is about: what the chat needs of it, declared for
-``coach.plan`` (``PLAN`` in ``programs.tools``), so the chat never imports this family.
+"""The program as the plan a conversation is about: what the chat and the engine need of it,
+declared for ``coach.plan`` (``PLAN`` in ``programs.tools``), so neither imports this family. The
+engine locks, reads and records the program of a batch through ``lock``, ``version`` and
+``recording`` (a batch's revision is one part of its journal change set).
 
 Every function takes and gives the family's own objects (a ``Program``, a ``Session``); the chat
 passes them along and reads only what a template or the prompt shows.
@@ -14,8 +16,10 @@ from django.db.models import QuerySet
 
 from .demo_builders import build_program_bulk
 from .export import export_program
+from .history import ProgramChange, program_change
 from .models import Program, Session, Week
 from .selectors import program_week_view, version_key
+from .services import program_version
 from .summary import SUMMARY_DETAILS, cached_program_summary, week_lines
 
 __all__ = [
@@ -25,8 +29,10 @@ __all__ = [
     "export",
     "lock",
     "newest",
+    "recording",
     "session",
     "summary",
+    "version",
     "version_key",
     "week_panel",
     "week_text",
@@ -51,6 +57,21 @@ def current(athlete: Any) -> Program | None:
 def lock(plan: Program) -> Program | None:
     """Lock the program's row for the rest of the transaction (None when it is gone)."""
     return Program.objects.select_for_update().filter(pk=plan.pk).first()
+
+
+def version(plan: Program) -> int:
+    """The program's version now, read without a lock (the engine's previews)."""
+    return program_version(program_id=plan.pk)
+
+
+def recording(
+    plan: Program, *, actor: Any, via: str, summary: str, source: str = ""
+) -> ProgramChange:
+    """``with recording(...) as change:`` locks the program's row and reads its version
+    (``change.version``), then records what the block changes as one revision, one part of the
+    journal's change set (``history.program_change``); on exit ``change.revision`` is that
+    revision (None when nothing changed) and ``change.version`` the version it settled."""
+    return program_change(program=plan, actor=actor, via=via, summary=summary, source=source)
 
 
 def week_panel(

@@ -35,13 +35,7 @@ def record(*, batch: PendingToolBatch, calls: list[ToolCall], result: engine.Bat
     journal's change set that Undo reverts) and the audit records' move to applied, by the athlete
     whose words it logged."""
     athlete = batch.conversation.athlete
-    record_decision(
-        batch,
-        kind=Kind.AUTO_APPLIED,
-        actor=athlete,
-        edits=[],
-        change_set_id=result.change_set_id,
-    )
+    record_decision(batch, kind=Kind.AUTO_APPLIED, actor=athlete, edits=[], applied=result)
     audit.transition(
         batch=batch, status=Record.APPLIED, by=athlete, results=batch.results, applied_calls=calls
     )

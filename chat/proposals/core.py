@@ -151,9 +151,14 @@ def record_decision(
     edits: list[dict[str, Any]] | None = None,
     note: str = "",
     change_set_id: int | None = None,
+    applied: engine.BatchResult | None = None,
 ) -> tuple[BatchDecision, Message | None, Message | None]:
     """Write the decision row and, for the decisions the conversation hears of, the event message
-    (and the placeholder of the coach's acknowledgment, queued on commit)."""
+    (and the placeholder of the coach's acknowledgment, queued on commit). ``applied``: the
+    engine's result of the apply the decision records, as plain data: its journal change set
+    (else ``change_set_id``, an undo's) and its calls counted in words for the athlete's line."""
+    if applied is not None:
+        change_set_id = applied.change_set_id
     if edits is None:
         edits = list(
             BatchDecision.objects.filter(
@@ -178,7 +183,7 @@ def record_decision(
     event = Message.objects.create(
         conversation=batch.conversation,
         role=Message.Role.EVENT,
-        content=notes.athlete_line(record),
+        content=notes.athlete_line(record, counted=applied.counted if applied else ""),
         batch=batch,
         decision=record,
         status=Message.Status.COMPLETE,

@@ -284,7 +284,7 @@ def _apply_locked(batch: PendingToolBatch, *, user: Any, kind: str, note: str = 
     batch.program_version = result.program_version  # the revision settled it (one step)
     batch.save()
     record, event, followup = record_decision(
-        batch, kind=kind, actor=user, note=note, change_set_id=result.change_set_id
+        batch, kind=kind, actor=user, note=note, applied=result
     )
     audit.transition(
         batch=batch,

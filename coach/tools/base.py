@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
+from ..field_words import field_words
 from ..render import quote as render_quote
 
 QUOTE_LIMIT = 80
@@ -26,45 +27,33 @@ QUOTE_LIMIT = 80
 class ToolContext:
     """Who a tool acts for: the athlete whose data it reads or changes, the program the
     conversation is about (None for athlete-scoped tools without one), and the acting user (the
-    athlete, or the coach deciding a review)."""
+    athlete, or the coach deciding a review).
+
+    ``program_id`` is the program's key, set once when the context is made (a value the tools
+    read, not a call into the engine on each use); without a program, reading it is the tool's
+    ``NOT_FOUND`` ("The athlete has no program yet.")."""
 
     athlete: Any
     program: (
         Any  # the family's program (programs.models.Program) or None: the engine names no family
     )
     user: Any = None
+    program_id: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.program is not None:
+            object.__setattr__(self, "program_id", self.program.pk)
+
+    def __getattr__(self, name: str) -> Any:
+        # Reached only for an attribute that is not set: ``program_id`` without a program.
+        if name == "program_id":
+            raise ToolStateError("NOT_FOUND", "The athlete has no program yet.")
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     @classmethod
     def for_program(cls, program: Any, *, user: Any = None) -> ToolContext:
         """The context of a program's own athlete (the command-line tools and benchmarks)."""
         return cls(athlete=program.athlete, program=program, user=user)
-
-    @property
-    def program_id(self) -> int:
-        if self.program is None:
-            raise ToolStateError("NOT_FOUND", "The athlete has no program yet.")
-        return self.program.pk
-
-
-@dataclass(frozen=True)
-class Subject:
-    """What the engine needs of the context's subject (``ToolContext.program``), declared by the
-    family that owns it as ``SUBJECT`` in its tools module (found by ``coach.registry``), so the
-    engine names no family:
-
-    * ``lock(program_id=...)`` locks the subject's row for the rest of the transaction and
-      returns it (its ``version`` current);
-    * ``version(program_id=...)`` reads its version without locking (previews);
-    * ``recording(program=..., actor=..., via=..., summary=..., source=...)`` is a context manager
-      that records what the block changes as the family's own record, one part of the journal's
-      change set (``journal.services.part``).
-
-    The callables are the family's data layer's own functions (the engine calls them directly).
-    """
-
-    lock: Callable[[int], Any]
-    version: Callable[[int], int]
-    recording: Callable[..., Any]
 
 
 @dataclass
@@ -208,6 +197,35 @@ def field_changes(
         if jsonable(old) != jsonable(new):
             out.append({"field": camel, "oldValue": jsonable(old), "newValue": jsonable(new)})
     return out
+
+
+def changes_text(fields: list[dict[str, Any]]) -> str:
+    """``field_changes`` for the model: ``workingSets 3 → 4, name "Squat" → "Front Squat"``
+    (user-written text quoted and bounded, booleans lower-case)."""
+    return ", ".join(
+        f"{f['field']} {_short(f['oldValue'])} → {_short(f['newValue'])}" for f in fields
+    )
+
+
+def changes_spoken(fields: list[dict[str, Any]]) -> str:
+    """``field_changes`` for a person (``Outcome.spoken``): the fields in words, the values as
+    written: "number of sets 3 → 4, group none → A" (no quotes; a boolean is yes or no)."""
+    return ", ".join(
+        f"{field_words(f['field'])} {_plain(f['oldValue'])} → {_plain(f['newValue'])}"
+        for f in fields
+    )
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, str):
+        return quote(value)
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _plain(value: Any) -> str:
+    if value is None or value == "":
+        return "none"
+    return ("yes" if value else "no") if isinstance(value, bool) else str(value)
 
 
 def detail(

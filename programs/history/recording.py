@@ -67,11 +67,12 @@ class ProgramChange:
     undoes: ProgramRevision | None = None
     before: Snapshot = field(default_factory=dict)
     revision: ProgramRevision | None = None
+    version: int = 0  # the locked row's on entry; the settled one once a revision is written
 
     def start(self) -> ProgramChange:
         if not transaction.get_connection().in_atomic_block:
             raise RuntimeError("program_change must run inside transaction.atomic().")
-        program_lock(program_id=self.program.pk)
+        self.version = program_lock(program_id=self.program.pk).version
         self.before = snapshot(program_id=self.program.pk)
         return self
 
@@ -92,7 +93,7 @@ class ProgramChange:
         # those steps (the row is locked), so the revision settles it at the version before + 1.
         version = self.before["program"][pk]["version"] + 1
         Program.objects.filter(pk=pk).update(version=version, updated_at=timezone.now())
-        self.program.version = version
+        self.program.version = self.version = version
         last = ProgramRevision.objects.filter(program_id=pk).aggregate(n=Max("number"))["n"]
         self.revision = ProgramRevision.objects.create(
             program_id=pk,

@@ -2,12 +2,11 @@
 ``coach.registry``, which finds this module in INSTALLED_APPS: ``TOOLS`` in the order the model
 sees them, ``PURPOSES`` the one-line description of each family not sent with every call,
 ``ALWAYS_SENT``: the program's tools go with every model call (the conversation is about the
-program); ``PLAN``, what the chat needs of the program a conversation is about
-(``coach.plan``); and ``SUBJECT``, how the engine locks and records the program, the context's
-subject."""
+program); and ``PLAN``, what the chat and the engine need of the program a conversation is about
+(``coach.plan``), how a batch locks, reads and records it included."""
 
 from .. import demo, evals, plan
-from . import args, exercises, reads, sessions, subject, weeks
+from . import args, exercises, reads, sessions, weeks
 
 TOOLS = (*exercises.SPECS, *sessions.SPECS, *weeks.SPECS, *reads.SPECS)
 PURPOSES: dict[str, str] = {}  # the program family is sent with every call
@@ -15,5 +14,4 @@ ALWAYS_SENT = ("program",)
 FIELD_WORDS = args.FIELD_WORDS  # its arguments in words (coach.field_words)
 PLAN = plan
 DEMO = demo.demo  # seed_demo's part of this family (coach.plan)
-SUBJECT = subject.SUBJECT
 EVAL = evals  # its part of the coach's evaluation scenarios (chat.evals, coach.plan)

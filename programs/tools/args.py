@@ -14,7 +14,7 @@ from pydantic import Field, PlainValidator, WithJsonSchema, model_validator
 from pydantic.json_schema import SkipJsonSchema
 from pydantic_core import PydanticCustomError
 
-from coach.schemas import DayOfWeek, IsoDate, Name, Notes, RestSeconds, StrictModel, Text
+from coach.schemas import DayOfWeek, IsoDate, Name, Notes, RestSeconds, StrictModel, Text, Updates
 from coach.vocabulary import CARDIO_TYPES
 
 MAX_WEEKS = 520
@@ -134,24 +134,7 @@ class WeekInput(StrictModel):
         return self
 
 
-class _Updates(StrictModel):
-    @model_validator(mode="after")
-    def _not_empty(self) -> Any:
-        if not self.model_fields_set:
-            allowed = ", ".join(type(self).model_fields)
-            raise ValueError(f"updates must change at least one field ({allowed})")
-        return self
-
-    def changes(self) -> dict[str, Any]:
-        """Only the fields the caller actually sent, in the order the model declares them."""
-        return {
-            name: getattr(self, name)
-            for name in type(self).model_fields
-            if name in self.model_fields_set
-        }
-
-
-class ExerciseUpdates(_Updates):
+class ExerciseUpdates(Updates):
     name: Name = None  # type: ignore[assignment]
     reps: Reps = None  # type: ignore[assignment]
     targetLoad: TargetLoad = None  # type: ignore[assignment]
@@ -163,7 +146,7 @@ class ExerciseUpdates(_Updates):
     skipped: Skipped = None  # type: ignore[assignment]
 
 
-class SessionUpdates(_Updates):
+class SessionUpdates(Updates):
     name: Name = None  # type: ignore[assignment]
     scheduledDate: IsoDate | None = Field(default=None, description="null clears it")
     dayOfWeek: DayOfWeek = None  # type: ignore[assignment]
@@ -174,7 +157,7 @@ class SessionUpdates(_Updates):
     notes: Notes = None  # type: ignore[assignment]
 
 
-class WeekUpdates(_Updates):
+class WeekUpdates(Updates):
     phase: Text = Field(default=None, strict=True, min_length=1, max_length=100)  # type: ignore[assignment]
     startDate: IsoDate = None  # type: ignore[assignment]
     endDate: IsoDate = None  # type: ignore[assignment]

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from coach.field_words import field_words
 from coach.tools.base import (
     Outcome,
     ToolContext,
     ToolSpec,
     ToolStateError,
+    changes_spoken,
+    changes_text,
     detail,
     field_changes,
     insert_position,
@@ -39,40 +40,28 @@ def modify_exercise(*, ctx: ToolContext, args: ModifyExerciseArgs) -> Outcome:
     Only the fields present in ``updates`` change; ``updates`` must hold at least one field (an
     empty object is a VALIDATION_ERROR). Setting a field to its current value is allowed and shows
     no field change in the preview."""
-    program_id = ctx.program_id
     exercise = get_exercise(
-        program_id=program_id,
+        program_id=ctx.program_id,
         week_number=args.weekNumber,
         session_number=args.sessionNumber,
         number=args.exerciseNumber,
     )
-    changes = args.updates.changes()
+    where = f"Week {args.weekNumber}, Session {args.sessionNumber}, Exercise {args.exerciseNumber}"
     target = exercise_label(exercise, args.weekNumber, args.sessionNumber)
     before = describe_exercise(exercise)
-    fields = field_changes(exercise, changes, EXERCISE_FIELDS)
     old_name = exercise.name
-    services.object_update(obj=exercise, fields={EXERCISE_FIELDS[k]: v for k, v in changes.items()})
-    where = f"Week {args.weekNumber}, Session {args.sessionNumber}, Exercise {args.exerciseNumber}"
+    # Worded from the state before the write and the change itself (``coach.tools.base``:
+    # the field changes for the model and, in words, for the athlete).
+    changes = args.updates.changes()
+    fields = field_changes(exercise, changes, EXERCISE_FIELDS)
     if not fields:
         summary = f"{where}: {quote(old_name)} unchanged (the values were already set)."
-    elif [f["field"] for f in fields] == ["name"]:
-        summary = f"{where}: {quote(old_name)} renamed to {quote(exercise.name)}."
+    elif len(fields) == 1 and fields[0]["field"] == "name":
+        summary = f"{where}: {quote(old_name)} renamed to {quote(fields[0]['newValue'])}."
     else:
-        parts = ", ".join(
-            f"{f['field']} {_short(f['oldValue'])} → {_short(f['newValue'])}" for f in fields
-        )
-        summary = f"{where} {quote(old_name)}: {parts}."
-    # For the athlete: the fields in words, the values as written ("sets 3 → 4, reps 8 → 5").
-    spoken = (
-        f"{where} ({old_name}): "
-        + ", ".join(
-            f"{field_words(f['field'])} {_plain(f['oldValue'])} → {_plain(f['newValue'])}"
-            for f in fields
-        )
-        + "."
-        if fields
-        else ""
-    )
+        summary = f"{where} {quote(old_name)}: {changes_text(fields)}."
+    spoken = f"{where} ({old_name}): {changes_spoken(fields)}." if fields else ""
+    services.object_update(obj=exercise, fields={EXERCISE_FIELDS[k]: v for k, v in changes.items()})
     return Outcome(
         summary=summary,
         spoken=spoken,
@@ -85,22 +74,6 @@ def modify_exercise(*, ctx: ToolContext, args: ModifyExerciseArgs) -> Outcome:
                 fields=fields,
             )
         ],
-    )
-
-
-def _plain(value: object) -> str:
-    if value is None or value == "":
-        return "none"
-    return ("yes" if value else "no") if isinstance(value, bool) else str(value)
-
-
-def _short(value: object) -> str:
-    return (
-        quote(value)
-        if isinstance(value, str)
-        else str(value).lower()
-        if isinstance(value, bool)
-        else str(value)
     )
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from django.apps import apps
 from django.conf import settings
 
 from access import policy
@@ -41,6 +42,16 @@ def test_no_family_imports_another_familys_access_module():
         if name.endswith(".access") and name.split(".")[0] != path.relative_to(ROOT).parts[0]
     ]
     assert offenders == []
+
+
+def test_the_policy_reads_its_declarations_at_start_up():
+    """``AccessConfig.ready()`` reads them, so no request pays for finding them."""
+    policy._declarations.cache_clear()
+    apps.get_app_config("access").ready()
+    assert policy._declarations.cache_info().currsize == 1
+    hits = policy._declarations.cache_info().hits
+    policy._declarations()
+    assert policy._declarations.cache_info().hits == hits + 1
 
 
 def test_the_policy_discovers_each_familys_declarations(db):

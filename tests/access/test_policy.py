@@ -9,7 +9,7 @@ import pytest
 
 from access import policy
 from access.policy import ACT, OWN, READ, REVIEW
-from tests.factories import ProgramFactory
+from tests.factories import CoachFactory, ProgramFactory, UserFactory
 
 from .conftest import PEOPLE
 
@@ -114,3 +114,25 @@ def test_an_owner_no_family_declared_is_named(world):
     group = world["people"]["staff"].groups.get()
     with pytest.raises(LookupError, match=r"auth\.Group"):
         policy.may_read(world["people"]["athlete"], group)
+
+
+# --- declarations as data -----------------------------------------------------------------------
+
+
+def test_a_program_s_people_and_coach_are_read_from_its_own_row(db):
+    """The programs family declares fields of the program's row (no callables): the policy reads
+    the athlete and the coach there, asking the family nothing when it checks one program."""
+    kind = policy.owner_kind(ProgramFactory._meta.model)
+    assert kind.people is None and kind.coaches is None
+    athlete, coach = UserFactory(), CoachFactory()
+    program = ProgramFactory(athlete=athlete, coach=coach)
+    assert kind.people_of(program) == {athlete.pk}
+    assert kind.coaches_of(program) == {coach.pk}
+    assert policy.allows(athlete, program, OWN) and policy.allows(coach, program, REVIEW)
+
+
+def test_an_owner_whose_people_cross_a_relation_must_say_who_they_are():
+    with pytest.raises(ValueError, match="declare people"):
+        policy.Owner(model="nutrition.Household", people_lookup="members__user", many=True)
+    with pytest.raises(ValueError, match="coaches_lookup"):
+        policy.Owner(model="programs.Program", people_lookup="athlete", coaches=lambda p: set())

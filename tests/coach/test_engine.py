@@ -5,6 +5,8 @@ version is out of date."""
 
 import pytest
 
+from coach.engine import apply_calls
+from coach.tools.base import ToolContext, ToolStateError
 from programs import services
 from programs.export import export_program
 from programs.models import Exercise, Program
@@ -306,3 +308,30 @@ def test_stale_expected_version_writes_nothing_and_marks_every_call(program):
 def test_matching_expected_version_applies(program):
     result = apply(program, call("remove_week", weekNumber=2), expected_version=1)
     assert result.success and result.program_version == 2
+
+
+def test_a_context_s_program_id_is_a_value_and_without_a_program_is_not_found(program):
+    """The tools read ``ctx.program_id`` as a value set when the context is made; a program tool
+    run without a program says so (NOT_FOUND), and nothing is written."""
+    ctx = ToolContext.for_program(program)
+    assert ctx.program_id == program.pk and vars(ctx)["program_id"] == program.pk
+    empty = ToolContext(athlete=program.athlete, program=None)
+    with pytest.raises(ToolStateError, match="no program yet") as raised:
+        empty.program_id  # noqa: B018
+    assert raised.value.error.code == "NOT_FOUND"
+    with pytest.raises(AttributeError):
+        empty.nothing  # noqa: B018
+    result = apply_calls(
+        ctx=empty,
+        calls=[
+            call(
+                "modify_exercise",
+                weekNumber=1,
+                sessionNumber=1,
+                exerciseNumber=1,
+                updates={"workingSets": 4},
+            )
+        ],
+    )
+    assert not result.success
+    assert [e.code for e in result.results[0].errors] == ["NOT_FOUND"]

@@ -66,6 +66,23 @@ def test_two_families_declaring_the_plan_is_a_configuration_error(monkeypatch):
         plan()
 
 
+def test_the_engine_holds_the_plan_declaration_resolved_at_discovery(monkeypatch):
+    """The engine locks, reads and records a batch's plan through ``held()``: the family's
+    ``PLAN``, resolved once by the registry's discovery (not on each Apply), and again on
+    ``resolve()`` (which ``registry.discover()`` calls)."""
+    assert plan_module.held() is programs_plan
+    assert callable(programs_plan.recording) and callable(programs_plan.version)
+    monkeypatch.setattr(plan_module, "declarations", lambda: [])
+    assert plan_module.held() is programs_plan, "held until the next discovery"
+    try:
+        plan_module.resolve()
+        assert plan_module.held() is None
+    finally:
+        monkeypatch.undo()
+        plan_module.resolve()
+    assert plan_module.held() is programs_plan
+
+
 def test_without_a_plan_family_the_accessors_say_so(monkeypatch):
     monkeypatch.setattr(plan_module, "declarations", lambda: [])
     with pytest.raises(LookupError, match="PLAN"):

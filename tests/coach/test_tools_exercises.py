@@ -2,6 +2,7 @@
 
 import pytest
 
+from coach.tools.base import changes_spoken, changes_text
 from programs.export import export_program
 from programs.models import Exercise
 from tests.coach.tool_helpers import EXERCISE, apply, call, error_codes, exercise_names
@@ -260,3 +261,20 @@ def test_reorder_exercises_beyond_the_count_names_the_range(program):
     )
     assert "from 1 to 4" in result.results[0].errors[0].message
     assert export_program(program) == before
+
+
+def test_field_changes_read_for_the_model_and_in_words_for_the_athlete():
+    """How a field change reads is the engine's, beside ``field_changes``: quoted and exact for
+    the model, in words for a person."""
+    fields = [
+        {"field": "workingSets", "oldValue": 3, "newValue": 4},
+        {"field": "name", "oldValue": "Squat", "newValue": "Front Squat"},
+        {"field": "skipped", "oldValue": False, "newValue": True},
+        {"field": "groupLabel", "oldValue": "", "newValue": "A"},
+    ]
+    assert changes_text(fields) == (
+        'workingSets 3 → 4, name "Squat" → "Front Squat", skipped false → true, groupLabel "" → "A"'
+    )
+    assert changes_spoken(fields) == (
+        "number of sets 3 → 4, name Squat → Front Squat, skipped no → yes, group none → A"
+    )
