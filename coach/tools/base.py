@@ -19,6 +19,7 @@ from pydantic import BaseModel
 
 from ..field_words import field_words
 from ..render import quote as render_quote
+from ..vocabulary import plural
 
 QUOTE_LIMIT = 80
 
@@ -171,10 +172,6 @@ def no_target(args: BaseModel) -> str:
 def quote(text: Any) -> str:
     """User-written text in a summary: ``coach.render.quote`` with the summaries' shorter bound."""
     return render_quote(text, limit=QUOTE_LIMIT)
-
-
-def plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def jsonable(value: Any) -> Any:

@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from coach.render import cardio_text
-from coach.tools.base import ToolStateError, plural
+from coach.tools.base import ToolStateError
+from coach.vocabulary import plural
 from programs.models import CardioBlock, Exercise, Session, Week
 
 

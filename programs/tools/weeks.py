@@ -14,9 +14,9 @@ from coach.tools.base import (
     field_changes,
     insert_position,
     no_target,
-    plural,
     quote,
 )
+from coach.vocabulary import plural
 from programs import services
 from programs.models import Program, Session, Week
 
