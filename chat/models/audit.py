@@ -58,7 +58,7 @@ class ToolCallRecord(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tool_call_records"
     )
     program = models.ForeignKey(
-        "programs.Program",
+        settings.SPOTTER_PLAN_MODEL,  # the conversation's plan, as Conversation.program
         on_delete=models.SET_NULL,
         null=True,
         blank=True,
