@@ -115,18 +115,7 @@ def realign_calls(*, program_id: int, today: datetime.date) -> list[ToolCall]:
         raise PlanAdjustError(
             "No session has been missed since your last workout: nothing to realign."
         )
-    first = missed[0]
-    return [
-        ToolCall(
-            id="realign-1",
-            name="reschedule_workout",
-            arguments={
-                "workout_id": first.ref,
-                "new_date": today.isoformat(),
-                "strategy": "push",
-            },
-        )
-    ]
+    return [_reschedule("realign-1", missed[0], today, "push")]
 
 
 MOVE_STRATEGIES = ("swap", "push")
@@ -137,16 +126,22 @@ def move_calls(*, session: Session, new_date: datetime.date, strategy: str) -> l
     a session already on that day, or pushing every later one by the same days (an unknown
     strategy swaps)."""
     return [
-        ToolCall(
-            id="move-1",
-            name="reschedule_workout",
-            arguments={
-                "workout_id": session.ref,
-                "new_date": new_date.isoformat(),
-                "strategy": strategy if strategy in MOVE_STRATEGIES else "swap",
-            },
+        _reschedule(
+            "move-1", session, new_date, strategy if strategy in MOVE_STRATEGIES else "swap"
         )
     ]
+
+
+def _reschedule(call_id: str, session: Session, new_date: datetime.date, strategy: str) -> ToolCall:
+    return ToolCall(
+        id=call_id,
+        name="reschedule_workout",
+        arguments={
+            "workout_id": session.ref,
+            "new_date": new_date.isoformat(),
+            "strategy": strategy,
+        },
+    )
 
 
 def check_days(days: object) -> int:
