@@ -1,5 +1,7 @@
 from django.apps import AppConfig
 
+from journal.signals import changed
+
 
 class ChatConfig(AppConfig):
     name = "chat"
@@ -11,3 +13,6 @@ class ChatConfig(AppConfig):
         # reference; the task module imports the agent, which reaches the lifecycle, so the
         # registration points from the task down, never back.
         from . import tasks  # noqa: F401
+        from .proposals import journal_changed
+
+        changed.connect(journal_changed, dispatch_uid="chat.proposals.journal_changed")

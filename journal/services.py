@@ -102,13 +102,14 @@ _current: contextvars.ContextVar[Capture | None] = contextvars.ContextVar(
 )
 
 
-def _announce(change_set: ChangeSet, *, undone: bool) -> None:
+def _announce(change_set: ChangeSet, *, undone: bool, actor: Any = None) -> None:
     send = partial(
         changed.send,
         sender=ChangeSet,
         change_set=change_set,
         athlete=change_set.athlete,
         undone=undone,
+        actor=actor,
     )
     transaction.on_commit(send, robust=True)
 
@@ -335,5 +336,5 @@ def undo(change_set: ChangeSet | int, actor: Any = None, summary: str = "") -> C
                     _undo_one(change, now)
         locked.undone_at = now
         locked.save(update_fields=["undone_at"])
-        _announce(locked, undone=True)
+        _announce(locked, undone=True, actor=actor)
     return locked

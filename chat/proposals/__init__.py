@@ -9,10 +9,12 @@ recording a decision), ``propose`` (deciding what becomes of a response's write 
 
 ``propose`` is called by the agent loop; ``apply``, ``cancel``, ``edit_call``, ``remove_call``
 and ``undo`` by the chat's views; ``approve``, ``decline`` and ``undo`` by the admin;
-``expire_due`` by the periodic task. Each decision is a ``BatchDecision`` row and an audit-log
+``expire_due`` by the periodic task; ``undone_elsewhere`` by the journal's ``changed`` signal
+(``journal_changed``, connected in ``chat.apps``). Each decision is a ``BatchDecision`` row and an audit-log
 transition written in the same transaction; the text the model and the athlete read is rendered
 from those rows by ``chat.notes``. An applied batch is one journal change set
-(``applied_change_set``), undone by the journal's one undo.
+(``applied_change_set``), undone by the journal's one undo; undone outside the chat (the program's
+History page), the batch follows (``undone_elsewhere``, on the journal's ``changed`` signal).
 """
 
 from .core import Decision, applied_change_set, expiry_note, find_open, is_due, needs_review
@@ -27,6 +29,7 @@ from .lifecycle import (
     expire_due,
     remove_call,
     undo,
+    undone_elsewhere,
 )
 from .propose import AWAITING_CONFIRMATION, Proposal, propose
 
@@ -48,11 +51,13 @@ __all__ = [
     "expiry_note",
     "find_open",
     "is_due",
+    "journal_changed",
     "needs_review",
     "open_batch",
     "propose",
     "remove_call",
     "undo",
+    "undone_elsewhere",
 ]
 
 
@@ -71,3 +76,10 @@ def expire_superseded(*, conversation):
     batch = find_open(conversation=conversation)
     if batch is not None:
         expire(batch_id=batch.pk)
+
+
+def journal_changed(sender, *, change_set, undone: bool, actor=None, **kwargs) -> None:
+    """The journal's ``changed`` receiver (connected in ``chat.apps``): a change set undone
+    elsewhere marks the batch it applied as undone (``lifecycle.undone_elsewhere``)."""
+    if undone:
+        undone_elsewhere(change_set_id=change_set.pk, actor=actor)

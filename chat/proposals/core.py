@@ -71,6 +71,31 @@ def needs_review(batch: PendingToolBatch) -> bool:
     return any((spec := get_tool(c.get("name", ""))) and spec.needs_review for c in batch.calls)
 
 
+STALE_MESSAGE = (
+    "Your program changed since these changes were previewed, so nothing was applied. "
+    "Check the updated preview, then click Apply Changes again."
+)
+NOT_UNDOABLE = "These changes can't be undone: they were never applied."
+# The athlete can't change an earlier program from its old conversation; their coach still can,
+# from the admin.
+READ_ONLY_UNDO = (
+    "This conversation is about an earlier program, so its changes can't be undone from here. "
+    "Ask your coach if you need them undone."
+)
+
+
+def batch_of_change_set(change_set_id: int) -> int | None:
+    """The batch whose apply the journal recorded as ``change_set_id``, if a batch's did."""
+    return (
+        BatchDecision.objects.filter(
+            change_set_id=change_set_id,
+            kind__in=[Kind.APPLIED, Kind.APPROVED, Kind.AUTO_APPLIED],
+        )
+        .values_list("batch_id", flat=True)
+        .first()
+    )
+
+
 def applied_change_set(batch: PendingToolBatch) -> ChangeSet | None:
     """The journal's change set that applied ``batch`` (confirmed, approved or written at once):
     what Undo undoes. Decisions written before the one journal held the program revision apart;

@@ -10,7 +10,8 @@
        │                 ├──a call fails on apply──────────▶ FAILED  ──(edit, remove, apply, cancel)
        │                 ├──apply, high change in review───▶ AWAITING_REVIEW ─┬─approve─▶ APPLIED
        │                 │                                                    └─decline─▶ DECLINED
-       │                 └──apply──────────────────────────▶ APPLIED ──undo──▶ UNDONE
+       │                 └──apply──────────────────────────▶ APPLIED ──undo (or undone
+       │                                                                  elsewhere)──▶ UNDONE
        └──apply_at_once (a write needing no Apply) ────────▶ APPLIED ──undo──▶ UNDONE
 
 PENDING, STALE and FAILED are open (``PendingToolBatch.OPEN_STATUSES``): the card shows them and
@@ -20,12 +21,7 @@ the model's note and the athlete's event line are rendered from) and the audit l
 in one transaction. An applied batch is one change set of the journal (``coach.engine``'s
 ``apply_calls``: the services' writes and the program's revision as its parts); ``undo`` is the
 journal's one undo of it, all or nothing. Nothing here names a family: the engine and the
-journal hold what is family-specific.
-
-Who calls what: the agent ``queue`` / ``apply_at_once`` (through ``propose``); the chat's views
-``apply``, ``cancel``, ``edit_call``, ``remove_call`` and ``undo``; the admin ``approve``,
-``decline`` and ``undo``; the periodic task ``expire_due``.
-"""
+journal hold what is family-specific."""
 
 from __future__ import annotations
 
@@ -43,11 +39,15 @@ from .. import audit, notes
 from ..access import is_read_only, may_review
 from ..models import Conversation, PendingToolBatch
 from .core import (
+    NOT_UNDOABLE,
+    READ_ONLY_UNDO,
+    STALE_MESSAGE,
     Decision,
     Kind,
     Record,
     Status,
     applied_change_set,
+    batch_of_change_set,
     calls_of,
     context_for,
     expiry_note,
@@ -61,13 +61,6 @@ from .core import (
     ttl,
 )
 from .edit import EditResult, check_edit, edited
-
-NOT_UNDOABLE = "These changes can't be undone: they were never applied."
-READ_ONLY_UNDO = (
-    "This conversation is about an earlier program, so its changes can't be undone from here. "
-    "Ask your coach if you need them undone."
-)
-
 
 # --- previewing: (none) → PENDING, and back to PENDING after an edit ----------------------------
 
@@ -135,12 +128,7 @@ def mark_stale(batch: PendingToolBatch, user: Any) -> Decision:
         ctx=context_for(batch.conversation, user=user), calls=calls_of(batch)
     )
     store_preview(batch, result, changed_program=True)
-    problem = batch.error_message
-    batch.error_message = (
-        "Your program changed since these changes were previewed, so nothing was applied. "
-        "Check the updated preview, then click Apply Changes again."
-        + (f" {problem}" if problem else "")
-    )
+    batch.error_message = " ".join(filter(None, [STALE_MESSAGE, batch.error_message]))
     batch.save(update_fields=["error_message", "updated_at"])
     record, _, _ = record_decision(batch, kind=Kind.STALE, actor=user)
     audit.transition(batch=batch, status=Record.STALE, by=user, results=batch.results)
@@ -150,16 +138,23 @@ def mark_stale(batch: PendingToolBatch, user: Any) -> Decision:
 # --- the athlete's edits before Apply -----------------------------------------------------------
 
 
+def _for_athletes_edit(batch_id: int, user: Any, revision: int) -> tuple[PendingToolBatch, str]:
+    """The batch locked for its athlete's edit, and why the edit can't go on ("" if it can); one
+    past its time expires once this transaction is over."""
+    batch = lock_for_athlete(batch_id, user)
+    if batch.is_open and expiry_note(batch) is not None:
+        transaction.on_commit(lambda: expire(batch_id=batch_id))
+        return batch, "already_decided"
+    return batch, gate(batch, revision) or ""
+
+
 def edit_call(
     *, batch_id: int, user: Any, revision: int, call_id: str, values: dict[str, str]
 ) -> EditResult:
     """Replace the values of one call with ``values`` (dotted path → text from the form)."""
     with transaction.atomic():
-        batch = lock_for_athlete(batch_id, user)
-        if batch.is_open and expiry_note(batch) is not None:
-            transaction.on_commit(lambda: expire(batch_id=batch_id))
-            return EditResult(batch, "already_decided")
-        if (refused := gate(batch, revision)) is not None:
+        batch, refused = _for_athletes_edit(batch_id, user, revision)
+        if refused:
             return EditResult(batch, refused)
         calls = calls_of(batch)
         index = next((i for i, c in enumerate(calls) if c.id == call_id), None)
@@ -180,11 +175,8 @@ def edit_call(
 def remove_call(*, batch_id: int, user: Any, revision: int, call_id: str) -> Decision:
     """Drop one item and re-preview the rest; removing the last one cancels the batch."""
     with transaction.atomic():
-        batch = lock_for_athlete(batch_id, user)
-        if batch.is_open and expiry_note(batch) is not None:
-            transaction.on_commit(lambda: expire(batch_id=batch_id))
-            return Decision(batch=batch, outcome="already_decided")
-        if (refused := gate(batch, revision)) is not None:
+        batch, refused = _for_athletes_edit(batch_id, user, revision)
+        if refused:
             return Decision(batch=batch, outcome=refused)
         calls = calls_of(batch)
         kept = [c for c in calls if c.id != call_id]
@@ -341,9 +333,7 @@ def _expire_locked(batch: PendingToolBatch, *, note: str = "") -> Decision:
     batch.save()
     record, event, _ = record_decision(batch, kind=Kind.EXPIRED, actor=None, note=note)
     audit.transition(batch=batch, status=Record.EXPIRED)
-    return Decision(
-        batch=batch, outcome="already_decided", record=record, event=event, message=note
-    )
+    return Decision(batch, "already_decided", record, event, message=note)
 
 
 def expire(*, batch_id: int) -> bool:
@@ -374,12 +364,9 @@ def undo(*, batch_id: int, user: Any) -> Decision:
     applied) when a later change overlaps, with the journal's message naming it."""
     with transaction.atomic():
         batch = lock_for_undo(batch_id, user)
-        conversation = batch.conversation
         if batch.status == Status.UNDONE:
             return Decision(batch=batch, outcome="already_decided")
-        if is_read_only(conversation) and not may_review(user, conversation):
-            # The athlete can't change an earlier program from its old conversation; their coach
-            # still can, from the admin.
+        if is_read_only(batch.conversation) and not may_review(user, batch.conversation):
             return Decision(batch=batch, outcome="undo_refused", message=READ_ONLY_UNDO)
         change_set = applied_change_set(batch) if batch.status == Status.APPLIED else None
         if change_set is None:
@@ -388,10 +375,25 @@ def undo(*, batch_id: int, user: Any) -> Decision:
             journal.undo(change_set, user, summary=f"Undo of the chat's batch {batch.pk}")
         except journal.JournalError as refused:  # a later change overlaps, already undone
             return Decision(batch=batch, outcome="undo_refused", message=str(refused))
-        batch.status = Status.UNDONE
-        batch.save(update_fields=["status", "updated_at"])
-        record, event, followup = record_decision(
-            batch, kind=Kind.UNDONE, actor=user, edits=[], change_set_id=change_set.pk
-        )
-        audit.transition(batch=batch, status=Record.UNDONE, by=user, from_statuses=[Record.APPLIED])
-        return Decision(batch, "undone", record, event, followup)
+        return _undone(batch, user, change_set.pk)
+
+
+def undone_elsewhere(*, change_set_id: int, actor: Any) -> bool:
+    """APPLIED → UNDONE after its change set was undone outside the chat (the program's History
+    page), told as the chat's Undo; False if no applied batch holds it (the chat's Undo marked it)."""
+    with transaction.atomic():
+        batch_id = batch_of_change_set(change_set_id)
+        batch = lock(batch_id) if batch_id is not None else None
+        if batch is None or batch.status != Status.APPLIED:
+            return False
+        return bool(_undone(batch, actor, change_set_id))
+
+
+def _undone(batch: PendingToolBatch, user: Any, change_set_id: int) -> Decision:
+    batch.status = Status.UNDONE
+    batch.save(update_fields=["status", "updated_at"])
+    record, event, followup = record_decision(
+        batch, kind=Kind.UNDONE, actor=user, edits=[], change_set_id=change_set_id
+    )
+    audit.transition(batch=batch, status=Record.UNDONE, by=user, from_statuses=[Record.APPLIED])
+    return Decision(batch, "undone", record, event, followup)

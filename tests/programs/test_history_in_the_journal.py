@@ -8,6 +8,7 @@ import pytest
 from django.urls import reverse
 
 from chat import proposals
+from chat.models import BatchDecision, Message, PendingToolBatch, ToolCallRecord
 from journal import services as journal
 from journal.models import ChangeSet
 from programs import services
@@ -50,7 +51,9 @@ def test_the_journal_refuses_with_the_histories_message(program):
         journal.undo(change_set_of(first), None)
 
 
-def test_the_chats_undo_and_the_admins_are_the_same_undo(coach_client, coach):
+def test_the_chats_undo_and_the_admins_are_the_same_undo(
+    coach_client, coach, django_capture_on_commit_callbacks
+):
     program = build_program(weeks=1, sessions=1, exercises=2)
     program.coach = coach
     program.save()
@@ -63,10 +66,20 @@ def test_the_chats_undo_and_the_admins_are_the_same_undo(coach_client, coach):
     page = coach_client.get(history).content.decode()
     assert f'id="revision-{revision.number}"' in page and "1 change from the chat: " in page
     undo = reverse("admin:programs_program_revision_action", args=[program.pk, revision.pk, "undo"])
-    assert coach_client.post(undo).status_code == 302
+    with django_capture_on_commit_callbacks(execute=True):
+        assert coach_client.post(undo).status_code == 302
     change_set.refresh_from_db()
     assert change_set.undone_at is not None  # the batch's change set, undone by the admin
     assert first_exercise(program).name == "Back Squat"
-    decision = proposals.undo(batch_id=batch.pk, user=program.athlete)
-    assert decision.outcome == "undo_refused"
-    assert decision.message == "These changes were already undone."
+    # The chat follows: the batch is undone, by the coach, and the conversation is told.
+    batch.refresh_from_db()
+    assert batch.status == PendingToolBatch.BatchStatus.UNDONE
+    decision = BatchDecision.objects.filter(batch=batch).latest("pk")
+    assert (decision.kind, decision.actor, decision.change_set_id) == (
+        BatchDecision.Kind.UNDONE,
+        coach,
+        change_set.pk,
+    )
+    assert ToolCallRecord.objects.filter(batch=batch, status=ToolCallRecord.Status.UNDONE).exists()
+    assert Message.objects.filter(conversation=conversation, decision=decision).exists()
+    assert proposals.undo(batch_id=batch.pk, user=program.athlete).outcome == "already_decided"
