@@ -165,7 +165,7 @@ def _swap(slots: Slots) -> list[Parsed] | Ask:
         return found
     new_name = str(slots.get("new_name")).strip()
     if not new_name:
-        raise CommandError("Say what to change it to, e.g. \"swap squats for lunges\".")
+        raise CommandError('Say what to change it to, e.g. "swap squats for lunges".')
     new_name = new_name[:1].upper() + new_name[1:]
     return [
         Parsed(
