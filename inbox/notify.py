@@ -170,7 +170,10 @@ def new_reviews(coach: Any, since: datetime.datetime | None) -> list[PendingTool
     rule = policy.scope(
         coach, PendingToolBatch, lookup="conversation__program", action=policy.REVIEW
     )
-    waiting = PendingToolBatch.objects.filter(status=PendingToolBatch.BatchStatus.AWAITING_REVIEW)
+    waiting = PendingToolBatch.objects.filter(
+        status=PendingToolBatch.BatchStatus.AWAITING_REVIEW,
+        conversation__athlete_id__in=policy.athletes_of(coach),  # a superuser coaches no one
+    )
     if rule is not None:
         waiting = waiting.filter(rule)
     if since is not None:

@@ -84,8 +84,9 @@ def _scoped(user: Any, action: str) -> QuerySet[PendingToolBatch]:
 
 
 def waiting(user: Any) -> list[Review]:
-    """The batches waiting for a review that ``user`` may read, riskiest first (three queries:
-    the batches with the athlete's message and when they were sent, and what ``user`` decides)."""
+    """The batches waiting for ``user``'s review (a staff reader: every one, read-only), riskiest
+    first (two queries: the batches with the athlete's message and when they were sent, and
+    which ``user`` decides)."""
     asked = (
         Message.objects.filter(
             batch=OuterRef("pk"), role=Message.Role.ASSISTANT, reply_to__role=Message.Role.USER
@@ -99,7 +100,7 @@ def waiting(user: Any) -> list[Review]:
         .values("created_at")[:1]
     )
     batches = list(
-        _scoped(user, policy.READ)
+        _scoped(user, policy.READ if policy.is_staff_reader(user) else policy.REVIEW)
         .select_related("conversation__athlete", "conversation__program")
         .annotate(asked=Subquery(asked), sent_at=Subquery(sent))
         .order_by("pk")[: settings.INBOX_REVIEW_LIMIT]

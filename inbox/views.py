@@ -101,7 +101,7 @@ def review_bulk(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def reply_list(request: HttpRequest) -> HttpResponse:
-    action = policy.REVIEW if _coaches(request) else policy.READ
+    action = policy.READ if policy.is_staff_reader(request.user) else policy.REVIEW
     return _page(
         request,
         "inbox/replies.html",

@@ -9,6 +9,7 @@ import types
 import pytest
 from django.apps import apps
 from django.conf import settings as django_settings
+from django.contrib.auth import get_user_model
 from django.core import mail
 from django.urls import reverse
 
@@ -135,3 +136,12 @@ def test_the_settings_page_switches_each_kind(client, coach):
     client.post(reverse("inbox:settings"), {"coach_updates": "on"})
     row = NotificationSettings.objects.get(user=coach)
     assert row.coach_updates is True and row.review_digest is False
+
+
+def test_a_superuser_who_coaches_no_one_gets_no_digest(
+    coach, waiting, django_capture_on_commit_callbacks
+):
+    get_user_model().objects.create_superuser("root", "root@example.com", "pw")
+    with django_capture_on_commit_callbacks(execute=True):
+        notify.send_digests()
+    assert [m.to for m in mail.outbox] == [[coach.email]]
