@@ -77,6 +77,7 @@ def test_a_coach_approves_from_the_inbox_and_the_athlete_reads_their_message(bro
         review = page.locator(f"#review-{batch.pk}")
         expect(review).to_contain_text("Remove a session")
         expect(review).to_contain_text("I can't make Saturday, drop it")
+        page.screenshot(path=str(artifacts / "inbox-reviews.png"), full_page=True)
         review.locator("textarea[name=note]").fill("Good call, rest up")
         review.get_by_role("button", name="Approve", exact=True).click()
         expect(page.locator(".messagelist")).to_contain_text("Approved")
@@ -101,5 +102,6 @@ def test_a_coach_approves_from_the_inbox_and_the_athlete_reads_their_message(bro
         expect(bubble).to_contain_text("Great week <b>so far</b>!")  # shown as text, not HTML
         expect(page.locator(".event-line").last).to_contain_text("Your coach approved")
         expect(page.locator("#unread-badge .badge-unread")).to_have_count(0)
+        page.screenshot(path=str(artifacts / "inbox-athlete-chat.png"))
     finally:
         context.close()

@@ -8,6 +8,8 @@ import datetime
 
 import pytest
 from django.contrib.messages import get_messages
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from chat.models import BatchDecision, Message, PendingToolBatch
@@ -166,3 +168,14 @@ def test_a_second_decision_is_reported_and_changes_nothing(client, coach, waitin
     assert any("Already decided" in n for n in notices(response))
     waiting.refresh_from_db()
     assert waiting.status == Status.APPLIED
+
+
+def test_the_inbox_reads_in_a_fixed_number_of_queries(coach, conversation):
+    awaiting(conversation, REMOVE_SESSION)
+    with CaptureQueriesContext(connection) as one:
+        assert len(reviews.waiting(coach)) == 1
+    for name in ("bea", "cal", "dan"):
+        awaiting(conversation_of(UserFactory(username=name), coach), REMOVE_SESSION)
+    with CaptureQueriesContext(connection) as four:
+        assert len(reviews.waiting(coach)) == 4
+    assert len(one) == len(four) == 2
