@@ -62,7 +62,9 @@ def signed_in(browser, live_server, user):
     return context, page
 
 
-def test_a_coach_approves_from_the_inbox_and_the_athlete_reads_their_message(browser, live_server):
+def test_a_coach_approves_from_the_inbox_and_the_athlete_reads_their_message(
+    browser, live_server, artifacts
+):
     coach = make_coach("coach-ann")
     athlete = UserFactory(username="alex")
     conversation = conversation_of(athlete, coach)
