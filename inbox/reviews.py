@@ -62,6 +62,11 @@ class Review:
     def athlete(self) -> Any:
         return self.batch.conversation.athlete
 
+    @property
+    def editable(self) -> bool:
+        """A value of the card can be edited before approving (the athlete's Edit fields)."""
+        return any(item["fields"] for item in self.items)
+
 
 @dataclass
 class Outcome:

@@ -180,3 +180,17 @@ def test_the_inbox_reads_in_a_fixed_number_of_queries(coach, conversation):
     with CaptureQueriesContext(connection) as four:
         assert len(reviews.waiting(coach)) == 4
     assert len(one) == len(four) == 2
+
+
+def test_the_edit_form_shows_only_where_a_value_can_be_edited(client, coach, conversation, waiting):
+    client.force_login(coach)
+    html = client.get(reverse("inbox:reviews")).content.decode()
+    assert "Edit before approving" not in html  # removing a session has no value to edit
+    reviews.decide(coach, waiting.pk, action="approve")
+    editable = awaiting(
+        conversation, RENAME, ("call_rm2", "remove_session", {"weekNumber": 2, "sessionNumber": 1})
+    )
+    html = client.get(reverse("inbox:reviews")).content.decode()
+    assert "Edit before approving" in html
+    assert 'name="f:call_1:updates.name" value="Goblet Squat"' in html
+    assert editable.pk == reviews.waiting(coach)[0].batch.pk
