@@ -140,7 +140,7 @@ class ToolSpec:
     kind: Literal["read", "write"]
     requires_confirmation: bool
     sensitivity: Sensitivity
-    execute: Callable[..., Outcome]
+    execute: Callable[..., Outcome | FieldUpdate]  # a FieldUpdate is worded by the engine
     # What a write call changes, as a person names it ("Week 2, Session 1"): two calls of one batch
     # with the same target get a warning on the card (seed 000, Phase 7); "" conflicts with nothing.
     # Tools of different families that change the same thing name it alike.
