@@ -253,7 +253,7 @@ def worded(result: Outcome | FieldUpdate) -> Outcome:
         summary, spoken = f"{where}: {named}unchanged (the values were already set).", ""
     elif not result.values:
         names = [f["field"] for f in fields]
-        new_name = next((f["newValue"] for f in fields if f["field"] == "name"), name)
+        new_name = next((f["newValue"] for f in fields if f["field"] == "name"), name or "")
         summary = _changed(where, new_name, names, quote, str)
         spoken = _changed(where, new_name, names, plain, field_words)
     else:
