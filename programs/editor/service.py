@@ -48,7 +48,8 @@ class EditorResult:
     warnings: list[str] = field(default_factory=list)
     whatif: list[dict[str, Any]] = field(default_factory=list)
     key_dates: list[str] = field(default_factory=list)  # where the form is projected, in words
-    stale: list[dict[str, Any]] = field(default_factory=list)  # the revisions since the page
+    stale: bool = False  # refused: the program changed since the page was loaded
+    since: list[dict[str, Any]] = field(default_factory=list)  # the revisions since, in words
     version: int = 0
     revision: ProgramRevision | None = None
     message: str = ""
@@ -79,7 +80,8 @@ def changes_since(program: Program, version: int) -> list[dict[str, Any]]:
 
 def _stale(program: Program, version: int, now: int) -> EditorResult:
     return EditorResult(
-        stale=changes_since(program, version),
+        stale=True,
+        since=changes_since(program, version),
         version=now,
         message=(
             "The program changed since you opened the editor, so nothing was saved. Here is what "

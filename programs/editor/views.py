@@ -85,7 +85,7 @@ def _answer(request: HttpRequest, program: Program, result: service.EditorResult
         {
             "ok": result.ok,
             "applied": result.applied,
-            "stale": bool(result.stale),
+            "stale": result.stale,
             "version": result.version,
             "problems": [p.to_dict() for p in result.problems],
             "html": html,
