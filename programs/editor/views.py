@@ -24,8 +24,8 @@ from django.views.decorators.http import require_GET, require_POST
 from access.policy import may_act
 
 from ..models import Program
-from . import service
-from .tree import EXERCISE_FIELDS, SESSION_FIELDS, WEEK_FIELDS, TreeError, program_tree
+from . import render, service
+from .tree import TreeError, program_tree
 
 TEMPLATE = "admin/programs/program/editor.html"
 PREVIEW_TEMPLATE = "admin/programs/program/_editor_result.html"
@@ -49,11 +49,10 @@ def editor(request: HttpRequest, model_admin: Any, object_id: str) -> HttpRespon
         "opts": opts,
         "object": program,
         "program": program,
-        "weeks": program_tree(program),
-        "week_fields": WEEK_FIELDS,
-        "session_fields": SESSION_FIELDS,
-        "exercise_fields": EXERCISE_FIELDS,
-        "days": ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"],
+        "weeks_html": render.weeks_html(program_tree(program)),
+        "blank_week": render.week_html(None),
+        "blank_session": render.session_html(None),
+        "blank_exercise": render.exercise_html(None),
         "preview_url": reverse("admin:programs_program_editor_preview", args=[program.pk]),
         "apply_url": reverse("admin:programs_program_editor_apply", args=[program.pk]),
         "history_url": reverse("admin:programs_program_history", args=[program.pk]),
