@@ -23,7 +23,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from access.policy import may_act
 
-from ..models import Program
+from ..history import revision_is_undone
+from ..models import Program, ProgramRevision
 from . import render, service
 from .tree import TreeError, program_tree
 
@@ -38,6 +39,16 @@ def _program(model_admin: Any, request: HttpRequest, object_id: str) -> Program:
     return program
 
 
+def _last_save(program: Program) -> dict[str, Any] | None:
+    """The program's newest change when it is an editor save not undone yet: the page offers its
+    Undo (the journal's, through the History page's action), after a reload too."""
+    latest = ProgramRevision.objects.filter(program=program).order_by("-number").first()
+    if latest is None or latest.source != service.SOURCE or revision_is_undone(latest):
+        return None
+    url = reverse("admin:programs_program_revision_action", args=[program.pk, latest.pk, "undo"])
+    return {"revision": latest, "undo_url": url}
+
+
 @require_GET
 def editor(request: HttpRequest, model_admin: Any, object_id: str) -> HttpResponse:
     program = _program(model_admin, request, object_id)
@@ -50,6 +61,7 @@ def editor(request: HttpRequest, model_admin: Any, object_id: str) -> HttpRespon
         "object": program,
         "program": program,
         "weeks_html": render.weeks_html(program_tree(program)),
+        "last_save": _last_save(program),
         "blank_week": render.week_html(None),
         "blank_session": render.session_html(None),
         "blank_exercise": render.exercise_html(None),
