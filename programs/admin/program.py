@@ -89,6 +89,7 @@ class ProgramAdmin(OwnedAdminMixin, admin.ModelAdmin):
 
     def get_urls(self):
         info = self.opts.app_label, self.opts.model_name
+
         def bound(view):
             return self.admin_site.admin_view(
                 lambda request, object_id: view(request, self, object_id)

@@ -26,7 +26,12 @@ def _row_attrs(kind: str, obj: Any, extra: str = "") -> SafeString:
     if obj is None:
         return format_html('data-kind="{}" data-key=""', kind)
     return format_html(
-        'data-kind="{}" data-key="{}-{}" data-id="{}"{}', kind, kind, obj.pk, obj.pk, mark_safe(extra)
+        'data-kind="{}" data-key="{}-{}" data-id="{}"{}',
+        kind,
+        kind,
+        obj.pk,
+        obj.pk,
+        mark_safe(extra),
     )
 
 
@@ -143,4 +148,3 @@ def week_html(week: Week | None) -> SafeString:
 
 def weeks_html(weeks: list[Week]) -> SafeString:
     return mark_safe("".join(week_html(w) for w in weeks))
-

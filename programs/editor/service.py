@@ -73,7 +73,9 @@ def changes_since(program: Program, version: int) -> list[dict[str, Any]]:
     for revision in revisions:
         lines = revision_lines(revision)
         more = len(lines) - MAX_CHANGED_LINES
-        shown = lines[:MAX_CHANGED_LINES] + ([f"… and {plural(more, 'more line')}"] if more > 0 else [])
+        shown = lines[:MAX_CHANGED_LINES] + (
+            [f"… and {plural(more, 'more line')}"] if more > 0 else []
+        )
         out.append({"who": describe(revision), "summary": revision.summary, "lines": shown})
     return out
 

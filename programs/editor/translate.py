@@ -132,12 +132,16 @@ class _Current:
         self.exercises = {e.pk: e for s in self.sessions.values() for e in s.exercises.all()}
         self.order = _Order(
             weeks=[_key("week", w.pk) for w in weeks],
-            sessions={_key("week", w.pk): [_key("session", s.pk) for s in w.sessions.all()] for w in weeks},
+            sessions={
+                _key("week", w.pk): [_key("session", s.pk) for s in w.sessions.all()] for w in weeks
+            },
             exercises={
                 _key("session", s.pk): [_key("exercise", e.pk) for e in s.exercises.all()]
                 for s in self.sessions.values()
             },
-            week_of={_key("session", s.pk): _key("week", s.week_id) for s in self.sessions.values()},
+            week_of={
+                _key("session", s.pk): _key("week", s.week_id) for s in self.sessions.values()
+            },
         )
 
     def check(self, weeks: list[Row]) -> None:
@@ -312,7 +316,9 @@ def _place_exercises(weeks: list[Row], order: _Order, out: Translation) -> None:
                     at = now.index(key)
                     if at != index:
                         args = {"weekNumber": w, "sessionNumber": s, "exerciseNumber": at + 1}
-                        out.add(exercise.key, "reorder_exercises", {**args, "newPosition": index + 1})
+                        out.add(
+                            exercise.key, "reorder_exercises", {**args, "newPosition": index + 1}
+                        )
                         now.insert(index, now.pop(at))
                 else:
                     data = _exercise_input(exercise)

@@ -137,7 +137,9 @@ def _row(data: Any, fields: dict[str, str], problems: list[Problem], level: str)
     raw = data.get("fields")
     if not isinstance(raw, dict):
         raise TreeError(f"A {level} has no fields.")
-    values = {name: _value(name, label, raw.get(name), key, problems) for name, label in fields.items()}
+    values = {
+        name: _value(name, label, raw.get(name), key, problems) for name, label in fields.items()
+    }
     copy_of = data.get("copyOf")
     if copy_of is not None and (isinstance(copy_of, bool) or not isinstance(copy_of, int)):
         raise TreeError(f"A {level} copies something that is not a {level}.")
@@ -170,7 +172,9 @@ def parse(data: Any) -> tuple[list[Row], list[Problem]]:
             ]
             week.children.append(session)
         weeks.append(week)
-    keys = [r.key for w in weeks for r in (w, *w.children, *(e for s in w.children for e in s.children))]
+    keys = [
+        r.key for w in weeks for r in (w, *w.children, *(e for s in w.children for e in s.children))
+    ]
     if len(keys) != len(set(keys)):
         raise TreeError("Two rows of the program have the same key.")
     return weeks, problems

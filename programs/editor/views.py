@@ -132,4 +132,3 @@ def preview(request: HttpRequest, model_admin: Any, object_id: str) -> HttpRespo
 @require_POST
 def apply(request: HttpRequest, model_admin: Any, object_id: str) -> HttpResponse:
     return _run(service.apply, model_admin, request, object_id)
-

@@ -16,7 +16,11 @@ def _fields(obj: Any, names: dict[str, str]) -> dict[str, str]:
     out = {}
     for name in names:
         value = getattr(obj, name)
-        out[name] = "" if value is None else (value.isoformat() if hasattr(value, "isoformat") else str(value))
+        out[name] = (
+            ""
+            if value is None
+            else (value.isoformat() if hasattr(value, "isoformat") else str(value))
+        )
     return out
 
 

@@ -36,9 +36,7 @@ def versions() -> dict[int, int]:
 
 
 @pytest.mark.parametrize("step", STEPS)
-def test_another_coachs_program_is_not_found_on_every_editor_url(
-    coach_client, other_program, step
-):
+def test_another_coachs_program_is_not_found_on_every_editor_url(coach_client, other_program, step):
     before = versions()
     assert request(coach_client, other_program, step).status_code == 404
     assert versions() == before
@@ -121,7 +119,9 @@ def test_crafted_ids_are_refused_and_nothing_is_written(
 
 @pytest.mark.parametrize("body", [b"not json", b"[]", b'{"weeks": []}', b'{"version": "1"}'])
 def test_a_body_that_is_not_the_program_is_refused(coach_client, own_program, body):
-    response = coach_client.post(url(own_program, "apply"), data=body, content_type="application/json")
+    response = coach_client.post(
+        url(own_program, "apply"), data=body, content_type="application/json"
+    )
     assert response.status_code == 400
     assert Program.objects.get(pk=own_program.pk).version == own_program.version
 

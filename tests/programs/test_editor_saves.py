@@ -65,7 +65,9 @@ def test_dragging_an_exercise_to_another_session_moves_it_there(coach, coach_cli
     assert LogEntry.objects.get().user == coach
 
 
-def test_reordering_within_a_session_uses_the_move_and_keeps_primary_keys(coach_client, own_program):
+def test_reordering_within_a_session_uses_the_move_and_keeps_primary_keys(
+    coach_client, own_program
+):
     tree = page_tree(own_program)
     rows = tree["weeks"][1]["sessions"][1]["exercises"]
     rows.reverse()
@@ -129,7 +131,9 @@ def test_a_save_of_fifty_edits_is_one_transaction_one_change_set_and_one_undo(
             for _ in range(4):
                 new += 1
                 session["exercises"].append(new_exercise(f"new-{new}", f"Carry {new}"))
-    tree["weeks"][0]["sessions"][0]["exercises"][:4] = tree["weeks"][0]["sessions"][0]["exercises"][3::-1]
+    tree["weeks"][0]["sessions"][0]["exercises"][:4] = tree["weeks"][0]["sessions"][0]["exercises"][
+        3::-1
+    ]
     before = {e.pk: (e.reps, e.rest_seconds) for e in Exercise.objects.all()}
     preview = send(coach_client, own_program, "preview", tree).json()
     assert preview["ok"] and preview["html"].count('<li class="item"') >= 50  # one per call
@@ -216,5 +220,10 @@ def test_the_journals_undo_puts_a_dragged_exercise_back(coach, coach_client, own
         f"/admin/programs/program/{own_program.pk}/history/{revision.pk}/undo/"
     )
     assert response.status_code == 302
-    assert names(own_program, 1, 1) == ["Back Squat", "Bench Press", "Barbell Row", "Romanian Deadlift"]
+    assert names(own_program, 1, 1) == [
+        "Back Squat",
+        "Bench Press",
+        "Barbell Row",
+        "Romanian Deadlift",
+    ]
     assert len(names(own_program, 1, 2)) == 4

@@ -45,6 +45,8 @@ def test_a_16_week_program_renders_within_400_ms(coach, coach_client, capsys):
     median = statistics.median(times)
     size = len(response.content)
     with capsys.disabled():
-        print(f"\neditor, 16 weeks × 5 sessions × 6 exercises: median {median:.0f} ms "
-              f"(min {min(times):.0f}, max {max(times):.0f}), {size // 1024} KiB")
+        print(
+            f"\neditor, 16 weeks × 5 sessions × 6 exercises: median {median:.0f} ms "
+            f"(min {min(times):.0f}, max {max(times):.0f}), {size // 1024} KiB"
+        )
     assert median <= TARGET_MS
