@@ -168,3 +168,14 @@ def test_a_save_landing_between_reading_and_locking_is_refused_too(
     assert answer["stale"] and not answer["applied"]
     assert not Exercise.objects.filter(reps="12").exists()
     assert json.dumps(answer["problems"]) == "[]"
+
+
+def test_user_text_is_escaped_on_the_page_and_in_the_preview(coach_client, own_program):
+    hostile = '"><script>alert(1)</script>'
+    Exercise.objects.filter(session__week__program=own_program).update(notes=hostile)
+    page = coach_client.get(url(own_program)).content.decode()
+    assert hostile not in page and "&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    tree = page_tree(own_program)
+    tree["weeks"][0]["sessions"][0]["exercises"][0]["fields"]["name"] = hostile
+    html = send(coach_client, own_program, "preview", tree).json()["html"]
+    assert "<script>" not in html and "&lt;script&gt;" in html
