@@ -250,16 +250,17 @@ class _Rollback(Exception):
 def preview_calls(*, ctx: ToolContext, calls: list[ToolCall]) -> BatchResult:
     """Dry run: the same executor on the same state, in order, then everything is rolled back.
 
-    When the change moves the projected Form on the plan's key dates, the preview carries
-    ``whatif`` (``coach.whatif``): read before the run and inside it, before the rollback."""
+    When the change moves the projected Form (or fitness, fatigue) on the plan's key dates, the
+    preview carries ``whatif`` (``coach.whatif``): read before the run and inside it, before the
+    rollback."""
     version = _version(ctx)
     dates = whatif.key_dates(ctx)
-    before = whatif.form(ctx, dates)
+    before = whatif.projection(ctx, dates)
     try:
         with transaction.atomic():
             run = _run(ctx=ctx, calls=calls)
             changed = run.success and any(worded(step.result).details for step in run.steps)
-            after = whatif.form(ctx, dates) if changed else {}
+            after = whatif.projection(ctx, dates) if changed else {}
             raise _Rollback(run, after)
     except _Rollback as done:
         run, after = done.run, done.after or {}
