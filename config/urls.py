@@ -14,6 +14,7 @@ def healthz(request: HttpRequest) -> HttpResponse:
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    path("admin/roster/", include("roster.urls")),  # the coach's workspace, inside the admin
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
     path("training/", include("training.urls")),
