@@ -158,7 +158,7 @@ def sparkline(values: list[float | None], *, width: int = 112, height: int = 24)
     known = [v for v in values if v is not None]
     if len(known) < 2:
         return ""
-    low, high = min(known + [0.0]), max(known + [0.0])
+    low, high = min([*known, 0.0]), max([*known, 0.0])
     span = (high - low) or 1.0
     step = width / (len(values) - 1)
 

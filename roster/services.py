@@ -37,9 +37,14 @@ class Computed:
     woke: int
 
 
+def ids_of(values: Any) -> list[int]:
+    """The ids in a one-field ``values()`` queryset (the policy's ``athletes_of`` and kin)."""
+    return sorted({value for row in values for value in row.values()})
+
+
 def athletes_to_watch() -> list[int]:
     """Every athlete someone coaches (the access policy's coaching relation)."""
-    return sorted(set(policy.coached_athletes().values_list(flat=True)))
+    return ids_of(policy.coached_athletes())
 
 
 def gather(athlete_ids: list[int], today: datetime.date, limits: Limits) -> list[Finding]:

@@ -170,7 +170,7 @@ def check_now(request: HttpRequest) -> HttpResponse:
     ids = (
         services.athletes_to_watch()
         if policy.is_superuser(request.user)
-        else list(policy.athletes_of(request.user).values_list(flat=True))
+        else services.ids_of(policy.athletes_of(request.user))
     )
     done = services.compute_flags(athlete_ids=ids)
     messages.success(
