@@ -16,6 +16,7 @@ from typing import Any
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.db.models import Q, QuerySet
+from django.utils.html import format_html
 from django.utils.module_loading import import_string
 from django.utils.safestring import SafeString, mark_safe
 
@@ -41,6 +42,14 @@ class RosterRow:
     unread: int | None = None
     score: int = 0
     today: datetime.date | None = None
+
+    @property
+    def this_week_chip(self) -> SafeString:
+        return chip(*self.this_week, self.week_colour)
+
+    @property
+    def last4_chip(self) -> SafeString:
+        return chip(*self.last4, self.last4_colour)
 
     @property
     def this_week(self) -> tuple[int, int]:
@@ -101,6 +110,20 @@ def colour(done: int, planned: int) -> str | None:
     if share is None or bands is None:
         return None
     return bands(share)
+
+
+def chip(done: int, planned: int, colour_name: str | None) -> SafeString:
+    """``done/planned`` in its compliance colour; a dash when nothing was planned."""
+    if not planned:
+        return mark_safe('<span class="muted">–</span>')
+    return format_html(
+        '<span class="chip {}" title="{} of {} sessions done">{}/{}</span>',
+        colour_name or "",
+        done,
+        planned,
+        done,
+        planned,
+    )
 
 
 def athletes_for(user: Any) -> QuerySet:

@@ -39,8 +39,11 @@ CALENDAR_WEEKS_BACK = 4
 compliance_colour = compliance.duration_colour
 
 
-def _series(athlete_ids: list[int], today: datetime.date) -> dict[int, list[fitness.FitnessDay]]:
-    """Each athlete's PMC over the window, ending today (two queries for all)."""
+def _series(
+    athlete_ids: list[int], today: datetime.date, keep_from: datetime.date
+) -> dict[int, list[fitness.FitnessDay]]:
+    """Each athlete's PMC over the window, ending today, its days from ``keep_from`` (two
+    queries for all)."""
     first = today - datetime.timedelta(days=HISTORY_DAYS)
     loads: dict[int, dict[datetime.date, float]] = defaultdict(dict)
     for athlete_id, day, total in (
@@ -69,14 +72,16 @@ def _series(athlete_ids: list[int], today: datetime.date) -> dict[int, list[fitn
             atl0=atl0,
             ctl_days=ctl_days,
             atl_days=atl_days,
+            keep_from=keep_from,
         )
     return out
 
 
 def facts(athlete_ids: list[int], today: datetime.date) -> dict[int, dict[str, Any]]:
     out: dict[int, dict[str, Any]] = {}
-    for athlete_id, series in _series(athlete_ids, today).items():
-        out[athlete_id] = {"form": [round(day.tsb, 1) for day in series[-FORM_DAYS:]]}
+    keep_from = today - datetime.timedelta(days=FORM_DAYS - 1)
+    for athlete_id, series in _series(athlete_ids, today, keep_from).items():
+        out[athlete_id] = {"form": [round(day.tsb, 1) for day in series]}
     for athlete_id, last in (
         Activity.objects.filter(athlete_id__in=athlete_ids)
         .values("athlete_id")
@@ -91,7 +96,9 @@ def findings(athlete_ids: list[int], today: datetime.date, limits: Limits) -> li
     found: list[Finding] = []
     monday = today - datetime.timedelta(days=today.weekday())
     last_week = monday - datetime.timedelta(weeks=1)
-    for athlete_id, series in _series(athlete_ids, today).items():
+    for athlete_id, series in _series(
+        athlete_ids, today, last_week - datetime.timedelta(weeks=1)
+    ).items():
         if series and series[-1].tsb < limits.form_below:
             run_start = series[-1].date
             for day in reversed(series):
