@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db.models import Count, Exists, Max, OuterRef, Q
 from django.urls import reverse
 from django.utils import timezone
@@ -21,7 +22,9 @@ from django.utils import timezone
 from roster.discovery import Section
 from roster.findings import Finding, Limits, pain_finding
 
+from .demo import build_demo_program, monday_of
 from .models import CardioBlock, Program, Session, SetResult, Week
+from .workout_log import session_complete
 
 WEEKS_BACK = 4
 
@@ -207,3 +210,70 @@ def sections(athlete: Any, today: datetime.date) -> list[Section]:
         Section("Recent workouts", "programs/coaching/recent.html", {"sessions": recent}, 30),
         Section("Change history", "programs/coaching/history.html", {"programs": programs}, 60),
     ]
+
+
+# --- the roster's demo (``roster.demo`` runs ``DEMO_PARTS`` after every family's ``DEMO``) -------
+
+DEMO_FLAGGED = "jamie"
+DEMO_FLAGGED_PROGRAM = "Strength Block (Jamie)"
+KNEE_NOTE = "Left knee is sore after the lunges, felt it on the stairs too."
+
+
+def demo_flagged_athlete(seed: Any) -> None:
+    """A second athlete of the demo coach who needs them: the demo program from two Mondays
+    before this week, logged up to a week ago and nothing since (a missed week), and a sore knee
+    in the notes of their last logged set. Idempotent: an existing one is kept."""
+    coach = seed.people.get("coach")
+    if coach is None:
+        return
+    athlete, created = get_user_model().objects.get_or_create(
+        username=DEMO_FLAGGED,
+        defaults={"first_name": "Jamie", "email": f"{DEMO_FLAGGED}@example.com"},
+    )
+    if not created or Program.objects.filter(athlete=athlete).exists():
+        seed.people["flagged"] = athlete
+        seed.lines.append(f"Kept {athlete.username}, the demo coach's flagged athlete.")
+        return
+    athlete.set_unusable_password()
+    athlete.save(update_fields=["password"])
+    start = monday_of(seed.today) - datetime.timedelta(weeks=2)
+    program = build_demo_program(
+        athlete=athlete, coach=coach, start_date=start, name=DEMO_FLAGGED_PROGRAM
+    )
+    last_done = None
+    cutoff = seed.today - datetime.timedelta(days=7)
+    for session in (
+        Session.objects.filter(week__program=program, scheduled_date__lt=cutoff)
+        .select_related("cardio")
+        .annotate(n_exercises=Count("exercises"))
+        .order_by("scheduled_date", "position")
+    ):
+        if session.n_exercises or hasattr(session, "cardio"):
+            minutes = session.cardio.duration if hasattr(session, "cardio") else 60
+            session_complete(
+                session=session,
+                on=session.scheduled_date,
+                rating=3,
+                duration_min=minutes,
+                bump=False,
+            )
+            if session.n_exercises:
+                last_done = session
+    if last_done is not None:
+        SetResult.objects.create(
+            exercise=last_done.exercises.filter(name__icontains="lunge").first()
+            or last_done.exercises.order_by("position").first(),
+            set_number=1,
+            reps=8,
+            notes=KNEE_NOTE,
+        )
+    seed.people["flagged"] = athlete
+    line = (
+        f"Created {athlete.username}, coached by {coach.username}: nothing logged for a week and "
+        "a sore knee in the notes (the roster flags them)."
+    )
+    seed.lines.append(line)
+    seed.created.add(line)
+
+
+DEMO_PARTS = [demo_flagged_athlete]

@@ -53,7 +53,13 @@ def modules() -> tuple[ModuleType, ...]:
 
 
 def declared(name: str) -> list[Callable[..., Any]]:
-    return [value for module in modules() if (value := getattr(module, name, None)) is not None]
+    """``name`` of every ``coaching`` module that declares it (a list or tuple is spread)."""
+    found: list[Callable[..., Any]] = []
+    for module in modules():
+        value = getattr(module, name, None)
+        if value is not None:
+            found.extend(value if isinstance(value, tuple | list) else [value])
+    return found
 
 
 def one(name: str) -> Callable[..., Any] | None:
