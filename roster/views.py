@@ -29,7 +29,13 @@ SNOOZE_CHOICES = (1, 3, 7, 14)
 
 
 def _context(request: HttpRequest, title: str, **extra: Any) -> dict[str, Any]:
-    return {**admin.site.each_context(request), "title": title, **extra}
+    # the admin's look, without its app sidebar: the roster's ten columns need the width
+    return {
+        **admin.site.each_context(request),
+        "is_nav_sidebar_enabled": False,
+        "title": title,
+        **extra,
+    }
 
 
 def _may_act(user: Any) -> bool:
