@@ -2,9 +2,9 @@
 
 ``compute_flags`` is what the periodic task (``roster.tasks.compute_flags``) and the roster's
 "Check now" button run. It is idempotent: a finding whose evidence already has a flag (open,
-snoozed or resolved) updates nothing but the open flag's wording; a condition that no longer
-holds (``EVENT_KINDS`` aside) clears its open flag, recorded as Spotter's action; a snooze past
-its day wakes up. The coach's actions go through ``resolve`` and ``snooze``, each one
+snoozed or resolved) updates nothing but the open flag's wording, and a condition (``EVENT_KINDS``
+aside) keeps one open flag per athlete and kind, cleared (recorded as Spotter's action) once it no
+longer holds; a snooze past its day wakes up. The coach's actions go through ``resolve`` and ``snooze``, each one
 ``FlagAction`` row with who and when, written with the change.
 """
 
@@ -90,28 +90,44 @@ def compute_flags(
     if not ids:
         return Computed(0, 0, 0)
     found = gather(ids, today, limits)
-    keys = {(f.athlete_id, f.kind, f.evidence_key) for f in found}
     existing = {
         (flag.athlete_id, flag.kind, flag.evidence_key): flag
         for flag in Flag.objects.filter(athlete_id__in=ids)
     }
+    # A condition has one open (or snoozed) flag per athlete and kind: a finding of it whose
+    # anchor moved (a longer run of missed sessions, form low for longer than the window) goes
+    # on updating that flag instead of clearing it and raising another.
+    holding = {
+        (flag.athlete_id, flag.kind): flag
+        for flag in existing.values()
+        if flag.kind not in EVENT_KINDS and flag.status in (FlagStatus.OPEN, FlagStatus.SNOOZED)
+    }
+    still: set[int] = set()
     created = cleared = woke = 0
     with transaction.atomic():
         for finding in found:
-            key = (finding.athlete_id, finding.kind, finding.evidence_key)
-            flag = existing.get(key)
+            flag = existing.get((finding.athlete_id, finding.kind, finding.evidence_key))
+            if flag is None:
+                flag = holding.get((finding.athlete_id, finding.kind))
             if flag is None:
                 created += _create(finding)
-            elif flag.status == FlagStatus.OPEN and flag.summary != finding.summary:
-                Flag.objects.filter(pk=flag.pk).update(summary=finding.summary)
-        for key, flag in existing.items():
+                continue
+            still.add(flag.pk)
+            if flag.status == FlagStatus.OPEN and (flag.summary, flag.excerpt) != (
+                finding.summary,
+                finding.excerpt,
+            ):
+                Flag.objects.filter(pk=flag.pk).update(
+                    summary=finding.summary[:300], excerpt=finding.excerpt
+                )
+        for flag in existing.values():
             if flag.status == FlagStatus.SNOOZED and flag.snoozed_until <= today:
                 _record(flag, FlagStatus.OPEN, FlagAction.Action.WOKE, actor=None)
                 woke += 1
             elif (
                 flag.status in (FlagStatus.OPEN, FlagStatus.SNOOZED)
                 and flag.kind not in EVENT_KINDS
-                and key not in keys
+                and flag.pk not in still
             ):
                 _record(flag, FlagStatus.CLEARED, FlagAction.Action.CLEARED, actor=None)
                 cleared += 1

@@ -228,3 +228,13 @@ def test_another_coach_cannot_resolve_or_snooze(coach, today):
         services.snooze(flag_id=flag.pk, actor=other, days=2)
     flag.refresh_from_db()
     assert flag.status == FlagStatus.OPEN
+
+
+def test_a_condition_whose_anchor_moves_keeps_its_one_flag(coach, today):
+    athlete = athlete_with_plan(coach, today=today, missed=3)
+    services.compute_flags(today=today)
+    flag = Flag.objects.get(athlete=athlete, kind=FlagKind.MISSED)
+    Flag.objects.filter(pk=flag.pk).update(evidence_key="missed:0")  # as if the run began earlier
+    done = services.compute_flags(today=today)
+    assert (done.created, done.cleared) == (0, 0)
+    assert Flag.objects.filter(athlete=athlete, kind=FlagKind.MISSED).count() == 1
