@@ -59,7 +59,9 @@ def test_pain_words_in_a_set_note_an_activity_a_wellness_log_and_a_chat_message(
     athlete = athlete_with_plan(coach, today=today)
     session = athlete.programs.get().weeks.first().sessions.first()
     SetResult.objects.create(
-        exercise=ExerciseFactory(session=session), set_number=1, notes="Left knee is sore."
+        exercise=ExerciseFactory(session=session, name="Back Squat"),
+        set_number=1,
+        notes="Left knee is sore.",
     )
     activity = Activity.objects.filter(athlete=athlete).first()
     Activity.objects.filter(pk=activity.pk).update(local_date=today, notes="Shin pain at 5 km")
