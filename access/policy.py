@@ -202,6 +202,16 @@ def athletes_of(user: Any) -> QuerySet:
     return coaching.model.objects.filter(**{coaching.coach: user}).values(f"{coaching.athlete}_id")
 
 
+def coached_athletes() -> QuerySet:
+    """The ids (``values``) of every athlete someone coaches (for work done for every coach)."""
+    coaching = _coaching()
+    if coaching is None:
+        return get_user_model_cls().objects.none().values("pk")
+    return coaching.model.objects.filter(**{f"{coaching.coach}__isnull": False}).values(
+        f"{coaching.athlete}_id"
+    )
+
+
 def coaches_of(user: Any) -> QuerySet:
     """The ids (``values``) of the coaches of ``user`` (the coach of any of their programs)."""
     coaching = _coaching()

@@ -60,6 +60,7 @@ from typing import Any
 from django.apps import apps
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
+from django.dispatch import Signal
 
 from .discovery import declarations
 
@@ -85,6 +86,11 @@ class DemoSeed:
     lines: list[str] = field(default_factory=list)
     closing: list[str] = field(default_factory=list)
     created: set[str] = field(default_factory=set)
+
+
+# Sent by ``seed_demo`` inside its transaction once every family's ``DEMO`` has run, with the
+# ``seed``: an app that is no family (the coach's roster) adds its demo on it, as a receiver.
+demo_seeded = Signal()
 
 
 def declared(name: str) -> list[Any]:

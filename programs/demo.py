@@ -103,11 +103,13 @@ def monday_of(day: datetime.date) -> datetime.date:
     return day - datetime.timedelta(days=day.weekday())
 
 
-def build_demo_program(*, athlete: Any, coach: Any, start_date: datetime.date) -> Program:
+def build_demo_program(
+    *, athlete: Any, coach: Any, start_date: datetime.date, name: str = DEMO_PROGRAM_NAME
+) -> Program:
     """Create the 8-week demo program through the services, recorded as its first revision
     (``via=seed``, by the coach); ``start_date`` should be a Monday."""
     program = services.program_create(
-        athlete=athlete, coach=coach, name=DEMO_PROGRAM_NAME, start_date=start_date
+        athlete=athlete, coach=coach, name=name, start_date=start_date
     )
     with program_change(
         program=program, actor=coach, via=RevisionVia.SEED, summary="Built the demo program."

@@ -73,10 +73,12 @@ def pmc(
     ctl_days: int = DEFAULT_CTL_DAYS,
     atl_days: int = DEFAULT_ATL_DAYS,
     projected_from: datetime.date | None = None,
+    keep_from: datetime.date | None = None,
 ) -> list[FitnessDay]:
     """The series from ``first_day`` to ``last_day`` inclusive; ``ctl0``/``atl0`` hold on the day
     before ``first_day``. Days on or after ``projected_from`` are marked projected (their loads
-    are planned ones)."""
+    are planned ones). With ``keep_from``, only the days from it on are returned (the days
+    before still count: the coach's roster wants two weeks of form for 200 athletes at once)."""
     if last_day < first_day:
         return []
     ctl, atl = float(ctl0), float(atl0)
@@ -92,6 +94,9 @@ def pmc(
         tsb = ctl - atl
         ctl += (load - ctl) * k_ctl
         atl += (load - atl) * k_atl
+        if keep_from is not None and day < keep_from:
+            day += one
+            continue
         append(
             FitnessDay(
                 date=day,

@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
-from coach.plan import DemoSeed, declared
+from coach.plan import DemoSeed, declared, demo_seeded
 
 
 class Command(BaseCommand):
@@ -30,6 +30,7 @@ class Command(BaseCommand):
         with transaction.atomic():
             for family_demo in declared("DEMO"):
                 family_demo(seed)
+            demo_seeded.send(sender=self.__class__, seed=seed)
         for line in seed.lines:
             self.stdout.write(self.style.SUCCESS(line) if line in seed.created else line)
         for line in seed.closing:
