@@ -5,8 +5,6 @@ chat, labelled as their coach, with the unread badge until it is shown."""
 from __future__ import annotations
 
 import pytest
-from django.conf import settings
-from django.test import Client
 from playwright.sync_api import expect
 
 from chat import proposals
@@ -15,7 +13,7 @@ from chat.proposals.core import context_for
 from chat.proposals.lifecycle import queue
 from coach import engine
 from coach.toolcalls import ToolCall
-from tests.browser.conftest import needs_chromium
+from tests.browser.conftest import needs_chromium, signed_in
 from tests.chat.admin_helpers import REMOVE_SESSION, make_coach
 from tests.factories import UserFactory
 from tests.inbox.conftest import conversation_of
@@ -42,24 +40,6 @@ def sent_for_review(conversation) -> PendingToolBatch:
     decision = proposals.apply(batch_id=batch.pk, user=athlete, revision=batch.revision)
     assert decision.outcome == "review_requested"
     return batch
-
-
-def signed_in(browser, live_server, user):
-    client = Client()
-    client.force_login(user)
-    context = browser.new_context(viewport={"width": 1280, "height": 860})
-    context.add_cookies(
-        [
-            {
-                "name": settings.SESSION_COOKIE_NAME,
-                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
-                "url": live_server.url,
-            }
-        ]
-    )
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    return context, page
 
 
 def test_a_coach_approves_from_the_inbox_and_the_athlete_reads_their_message(
