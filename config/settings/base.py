@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "journal",
     "nutrition",
     "wellness",
+    "media",  # photos read into recipes, the chat's microphone (issue 24)
 ]
 
 # The plan a conversation is about, as AUTH_USER_MODEL names the user model: the chat's FK points
