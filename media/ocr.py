@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import statistics
 import threading
+import unicodedata
 from dataclasses import dataclass
 
 import numpy as np
@@ -69,8 +70,11 @@ def read_boxes(image: Image.Image) -> list[Box]:
     boxes = []
     for corners, text, score in found or []:
         xs, ys = [p[0] for p in corners], [p[1] for p in corners]
-        if text.strip():
-            boxes.append(Box(min(xs), min(ys), max(xs), max(ys), text.strip(), float(score)))
+        # NFKC: the recognition model was trained on Chinese and English and writes some
+        # punctuation full-width ("，" for ","); the compatibility form is the ASCII one.
+        text = unicodedata.normalize("NFKC", text).strip()
+        if text:
+            boxes.append(Box(min(xs), min(ys), max(xs), max(ys), text, float(score)))
     return boxes
 
 

@@ -33,6 +33,13 @@ SERVINGS = re.compile(
 STEP_NUMBER = re.compile(r"^\s*(?:step\s*)?(\d{1,2})\s*[.):]\s*", FLAGS)
 CLOCK = re.compile(r"^\d{1,2}:\d{2}\b")
 MAX_TITLE = 200
+# Letters the engine confuses in unit words ("tbsp" read as "thsp"), put right before a line is
+# read: only misreadings that start a word (after a number or a space) and are no English word.
+OCR_FIXES = re.compile(r"(?<![a-z])(?:thsp|tbps)", FLAGS)
+
+
+def _fixed(text: str) -> str:
+    return OCR_FIXES.sub("tbsp", text)
 
 
 @dataclass
@@ -114,7 +121,7 @@ def find_recipe(lines: list[Line], reader: LineReader) -> Reading:
     head_end = start if start is not None else (method if method is not None else len(lines))
     if start is None:
         # No heading: the head is what comes before the first line that reads as an ingredient.
-        first = next((n for n, t in enumerate(texts) if reader.read(t)), None)
+        first = next((n for n, t in enumerate(texts) if reader.read(_fixed(t))), None)
         head_end = min(x for x in (first, method, len(lines)) if x is not None)
     reading.title, title_line = _title(lines[:head_end])
     method_end = (
@@ -130,7 +137,7 @@ def find_recipe(lines: list[Line], reader: LineReader) -> Reading:
                 reading.unread.append(line.text)
         elif method is not None and method < n < method_end:
             continue  # a step, below
-        elif read := reader.read(line.text):
+        elif read := reader.read(_fixed(line.text)):
             reading.ingredients.append(read)
         else:
             reading.unread.append(line.text)

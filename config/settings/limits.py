@@ -83,7 +83,7 @@ MEDIA_PHOTO_MAX_MB = env_int("MEDIA_PHOTO_MAX_MB", 8)
 MEDIA_PHOTO_MAX_PIXELS = env_int("MEDIA_PHOTO_MAX_PIXELS", 40_000_000)
 MEDIA_OCR_MAX_SIDE = env_int("MEDIA_OCR_MAX_SIDE", 2000)
 MEDIA_OCR_TIME_LIMIT = env_int("MEDIA_OCR_TIME_LIMIT", 30)
-MEDIA_OCR_THREADS = env_int("MEDIA_OCR_THREADS", 2)
+MEDIA_OCR_THREADS = env_int("MEDIA_OCR_THREADS", 1)
 MEDIA_PHOTOS_PER_MINUTE = env_int("MEDIA_PHOTOS_PER_MINUTE", 6)
 MEDIA_PHOTOS_AT_ONCE = env_int("MEDIA_PHOTOS_AT_ONCE", 2)
 # A transcript the browser made (the chat's microphone) is text like a typed message: at most this
