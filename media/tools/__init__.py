@@ -10,6 +10,7 @@ and the pages need of it, read without naming it (``coach.plan.declared``):
 """
 
 from coach.plan import Proposed
+from coach.render import quote
 from coach.toolcalls import ToolCall, new_call_id
 
 from .. import services
@@ -35,7 +36,7 @@ def photo_recipe(athlete, read_id: int) -> Proposed | None:
         return None
     lines = found.read_lines
     reply = (
-        f"Here's {found.title!r} as I read it from your photo: {lines} ingredient "
+        f"Here's {quote(found.title)} as I read it from your photo: {lines} ingredient "
         f"line{'s' if lines != 1 else ''}. Check each line on the card and edit what I misread; "
         "nothing is saved until you press Apply Changes."
     )
