@@ -54,6 +54,7 @@ QUANTITIES = (  # tried in order: "1 1/2", "1/2", "1.5"
     re.compile(r"\s*(?P<whole>\d+(?:[.,]\d+)?)"),
 )
 THREE_PLACES = Decimal("0.001")
+BULLETS = "•·◦▪‣*-–— "  # a list's bullet before the quantity (a photo reads "•" as "·" too)
 
 
 @dataclass(frozen=True)
@@ -140,7 +141,7 @@ class LineReader:
 
     def read(self, text: str) -> ReadLine | None:
         """The line read, or None when it isn't a quantity, a unit and a known ingredient."""
-        line = " ".join(text.replace("•", " ").split()).strip("-–* ")
+        line = " ".join(text.split()).lstrip(BULLETS)
         counted = read_quantity(line)
         if counted is None:
             return None

@@ -36,6 +36,9 @@ def reading(reader, text):
         ("200 grams cherry tomatoes (halved)", ("200", "g", "cherry tomato", "halved")),
         ("1 cup blueberries", ("1", "cup", "blueberry", "")),
         ("1 large banana", ("1", "whole", "banana", "")),
+        ("• 2 eggs", ("2", "whole", "egg", "")),
+        ("·250 grolled oats", ("250", "g", "rolled oats", "")),
+        ("- 1 tsp salt", ("1", "tsp", "salt", "")),
     ],
 )
 def test_a_printed_line_reads_as_a_quantity_a_seed_unit_and_a_known_name(reader, text, expected):
