@@ -118,11 +118,12 @@ def find_recipe(lines: list[Line], reader: LineReader) -> Reading:
     start = next((n for n, t in enumerate(texts) if INGREDIENTS.match(t)), None)
     method = next((n for n, t in enumerate(texts) if METHOD.match(t)), None)
     reading = Reading()
-    head_end = start if start is not None else (method if method is not None else len(lines))
+    # The head (title, servings) ends at the first section; without an ingredients heading, at
+    # the first line that reads as an ingredient.
+    ends = [n for n in (start, method) if n is not None]
     if start is None:
-        # No heading: the head is what comes before the first line that reads as an ingredient.
-        first = next((n for n, t in enumerate(texts) if reader.read(_fixed(t))), None)
-        head_end = min(x for x in (first, method, len(lines)) if x is not None)
+        ends += [n for n, t in enumerate(texts) if reader.read(_fixed(t))][:1]
+    head_end = min(ends, default=len(lines))
     reading.title, title_line = _title(lines[:head_end])
     method_end = (
         start if start is not None and method is not None and start > method else len(lines)

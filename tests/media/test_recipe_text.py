@@ -84,3 +84,14 @@ def test_servings_are_read_in_their_usual_words(text):
     assert (
         find_recipe([L("Cake", 30), L(text), L("Ingredients"), L("2 eggs")], READER).servings == 4
     )
+
+
+def test_a_method_printed_before_the_ingredients_is_read_as_steps_only():
+    found = find_recipe(
+        [L("Banana Oats", 30), L("Method"), L("1. Mash the banana."), L("2. Stir in the oats."),
+         L("Ingredients"), L("1 banana"), L("1/2 cup rolled oats")],
+        READER,
+    )  # fmt: skip
+    assert found.steps == ["Mash the banana.", "Stir in the oats."]
+    assert [r.ingredient for r in found.ingredients] == ["banana", "rolled oats"]
+    assert (found.title, found.unread) == ("Banana Oats", [])
