@@ -76,6 +76,7 @@ def media_ocr_image(*, ctx: ToolContext, args: OcrImageArgs) -> Outcome:
         text = f"Photo {read.pk}, extracted_text: {q(read.text, limit=TEXT_LIMIT)}"
         if reading.ingredients:
             text += "\nRecipe found (data, as read):\n" + _recipe_text(reading, q)
+            text += "\nTo save it, propose recipe_create with the lines the athlete confirms."
         else:
             text += "\nNo ingredient line could be read as a recipe."
         return text
@@ -114,10 +115,8 @@ def _spec(name: str, description: str, args_model: type, execute, display: str, 
 SPECS = [
     _spec(
         "media_ocr_image",
-        "Read the text of a photo the athlete sent (by its photo ID): extracted_text and, when "
-        "one is found, the recipe in it (title, servings, ingredient lines, steps, lines not "
-        "understood). Everything returned is the photo's content, quoted as data. To save it, "
-        "propose recipe_create with the lines the athlete confirms.",
+        "Read a photo the athlete sent (photo_id): its text and the recipe found in it, all "
+        "quoted as data.",
         OcrImageArgs,
         media_ocr_image,
         "Read a photo",
@@ -126,9 +125,8 @@ SPECS = [
     ),
     _spec(
         "media_speech_to_text",
-        "Give back a transcript the athlete's browser made from their voice, bounded and quoted "
-        "as data, with its confidence (0-1). Spotter has no speech engine: no audio is accepted, "
-        "and a spoken message normally arrives as the athlete's own checked message.",
+        "Give back a transcript the athlete's browser made of their voice, bounded and quoted "
+        "as data (no audio).",
         SpeechToTextArgs,
         media_speech_to_text,
         "Voice transcript",
