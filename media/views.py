@@ -17,10 +17,29 @@ from access.login import login_required
 
 from . import images, services, tasks
 from .access import owned_reads
+from .recipe_text import Reading
+
+
+def _lines(read) -> list[dict[str, str]]:
+    """Each ingredient as read ("0.5 cup rolled oats, toasted") beside the line as printed."""
+    if read is None or read.status != read.Status.DONE:
+        return []
+    lines = []
+    for r in Reading.from_json(read.reading).ingredients:
+        shown = f"{r.quantity.normalize():f} {r.unit} {r.ingredient}"
+        lines.append(
+            {"shown": f"{shown}, {r.prep_state}" if r.prep_state else shown, "printed": r.text}
+        )
+    return lines
 
 
 def _shown(request: HttpRequest, read, *, error: str = "", status: int = 200) -> HttpResponse:
-    context = {"read": read, "error": error, "call": services.recipe_call(read) if read else None}
+    context = {
+        "read": read,
+        "error": error,
+        "lines": _lines(read),
+        "call": services.recipe_call(read) if read else None,
+    }
     template = "media/_read.html" if request.htmx else "media/read.html"
     return render(request, template, context, status=status)
 
