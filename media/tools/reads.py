@@ -130,5 +130,7 @@ SPECS = [
         SpeechToTextArgs,
         media_speech_to_text,
         "Voice transcript",
+        phrases=("transcript {transcript}",),
+        looking_at="Reading what you said…",
     ),
 ]
