@@ -43,10 +43,11 @@ from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.utils import timezone
 
-from coach.llm.base import Deadline, LLMResponse, Provider, Turn
+from coach.llm.base import Deadline, LLMResponse, Provider, Turn, World
 from coach.llm.tokens import TokenCounter, counter_for
 from coach.plan import plan
 from coach.registry import get_tool, tool_definitions
+from coach.tools.base import ToolContext
 
 from . import proposals, toolsets
 from .dropped import dropped_summary
@@ -354,6 +355,15 @@ class TurnRequest:
             options["deadline"] = deadline
         if getattr(self.provider, "reads_pending", False):  # the open batch as data
             options["pending"] = pending_of(self.batch)
+        if getattr(self.provider, "reads_world", False):  # the athlete's data, for its lists
+            options["world"] = World(
+                ctx=ToolContext(
+                    athlete=self.conversation.athlete,
+                    program=self.conversation.program,
+                    user=self.conversation.athlete,
+                ),
+                today=self.today or timezone.localdate(),
+            )
         response = self.provider.complete(
             system=self.system, turns=turns, tools=self.tools, **options
         )

@@ -111,11 +111,12 @@ def _result_lines(decision: BatchDecision) -> list[str]:
 def _edit_lines(decision: BatchDecision) -> list[str]:
     lines = []
     for edit in decision.edits:
+        who = "the athlete's coach" if edit.get("by") == "coach" else "the athlete"
         if edit.get("removed"):
-            lines.append(f"- the athlete removed {edit.get('call_id')} {edit.get('name')}")
+            lines.append(f"- {who} removed {edit.get('call_id')} {edit.get('name')}")
         else:
             lines.append(
-                f"- the athlete changed {edit.get('call_id')} {edit.get('field')}: "
+                f"- {who} changed {edit.get('call_id')} {edit.get('field')}: "
                 f"{bounded_json(edit.get('before'), limit=200)} -> "
                 f"{bounded_json(edit.get('after'), limit=200)}"
             )
@@ -181,7 +182,11 @@ def model_note(decision: BatchDecision) -> str:
     lines = [headline]
     edits = _edit_lines(decision)
     if edits:
-        lines.append("Before deciding, the athlete edited what you proposed:")
+        lines.append(
+            "Before deciding, the athlete's coach edited what you proposed:"
+            if all(e.get("by") == "coach" for e in decision.edits)
+            else "Before deciding, the athlete edited what you proposed:"
+        )
         lines.extend(edits)
         lines.append("What you proposed: " + bounded_json(decision.proposed, limit=1500))
     if decision.kind in (
@@ -233,7 +238,8 @@ def athlete_line(decision: BatchDecision, *, counted: str = "") -> str:
         return "Sent to your coach for approval; nothing changes until they approve."
     if kind == BatchDecision.Kind.APPROVED:
         note = f" Their note: {decision.note}" if decision.note else ""
-        return f"Your coach approved the changes; {changes} applied.{note}"
+        edited = " with their edits" if any(e.get("by") == "coach" for e in decision.edits) else ""
+        return f"Your coach approved the changes{edited}; {changes} applied.{note}"
     if kind == BatchDecision.Kind.DECLINED:
         note = f" Their note: {decision.note}" if decision.note else ""
         return f"Your coach declined the changes; nothing was changed.{note}"

@@ -35,7 +35,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import DatabaseError, transaction
 from pydantic import BaseModel, ValidationError
@@ -47,7 +47,7 @@ from .plan import held
 from .preview import build_preview, conflict_warnings
 from .registry import REGISTRY, ToolSpec, get_tool
 from .toolcalls import ToolCall
-from .tools.base import ToolContext, ToolError, ToolStateError
+from .tools.base import FieldUpdate, Outcome, ToolContext, ToolError, ToolStateError, worded
 from .validation import validation_errors
 from .vocabulary import plural
 
@@ -141,25 +141,31 @@ def check_call(call: ToolCall) -> tuple[BaseModel | None, list[ToolError]]:
 # --- running ------------------------------------------------------------------------------------
 
 
+class _Step(NamedTuple):
+    """One call as run: its conflict target and either what its executor returned (as returned:
+    an ``Outcome``, or a ``FieldUpdate`` still to be worded) or its errors."""
+
+    call: ToolCall
+    target: str
+    result: Outcome | FieldUpdate | None
+    errors: list[ToolError]
+
+
 @dataclass
 class _Run:
-    results: list[CallResult]
-    details: list[dict[str, Any]]
-    warnings: list[str]
+    """The calls as run, in order. Nothing is worded while the transaction is open: ``_batch``
+    words every result once, after the run (and, for an apply, after the plan's recording has
+    closed), so the last thing an executor does, its write, is the run's last step."""
 
-    @property
-    def success(self) -> bool:
-        return all(r.success for r in self.results)
+    steps: list[_Step] = field(default_factory=list)
+    success: bool = True
 
 
-def _run_one(
-    *, ctx: ToolContext, call: ToolCall
-) -> tuple[CallResult, list[dict[str, Any]], str, list[str]]:
-    """One call: its result, its preview details, its conflict target and its warnings."""
+def _run_one(*, ctx: ToolContext, call: ToolCall) -> _Step:
+    """One call: its executor's result or its errors, and its conflict target."""
     args, errors = check_call(call)
     if args is None:
-        result = CallResult(call.id, call.name, False, errors, _failure_summary(errors))
-        return result, [], "", []
+        return _Step(call, "", None, errors)
     spec: ToolSpec = REGISTRY[call.name]
     if spec.kind != "write":
         errors = [
@@ -168,15 +174,13 @@ def _run_one(
                 message=f"{call.name} only reads; it is never part of a batch of changes.",
             )
         ]
-        return CallResult(call.id, call.name, False, errors, _failure_summary(errors)), [], "", []
+        return _Step(call, "", None, errors)
     target = spec.target(args)
     try:
         with transaction.atomic():
-            outcome = spec.execute(ctx=ctx, args=args)
+            result = spec.execute(ctx=ctx, args=args)
     except ToolStateError as exc:
-        errors = [exc.error]
-        failed = CallResult(call.id, call.name, False, errors, _failure_summary(errors))
-        return failed, [], target, []
+        return _Step(call, target, None, [exc.error])
     except DatabaseError:
         logger.exception("Tool %s failed while executing", call.name)
         errors = [
@@ -185,11 +189,8 @@ def _run_one(
                 message=f"Something went wrong while running {call.name}; nothing was changed.",
             )
         ]
-        failed = CallResult(call.id, call.name, False, errors, _failure_summary(errors))
-        return failed, [], target, []
-    details = [{**d, "toolCallId": call.id} for d in outcome.details]
-    result = CallResult(call.id, call.name, True, [], outcome.summary, spoken=outcome.spoken)
-    return result, details, target, outcome.warnings
+        return _Step(call, target, None, errors)
+    return _Step(call, target, result, [])
 
 
 def _failure_summary(errors: list[ToolError]) -> str:
@@ -197,30 +198,45 @@ def _failure_summary(errors: list[ToolError]) -> str:
 
 
 def _run(*, ctx: ToolContext, calls: list[ToolCall]) -> _Run:
+    run = _Run()
+    for call in calls:
+        step = _run_one(ctx=ctx, call=call)
+        run.steps.append(step)
+        run.success = run.success and step.result is not None
+    return run
+
+
+def _results(
+    run: _Run,
+) -> tuple[list[CallResult], list[dict[str, Any]], list[str]]:
+    """The run in words, made here once: each call's result, the preview's details (each marked
+    with its call's id) and the warnings (conflicting targets first, then the executors')."""
     results: list[CallResult] = []
     details: list[dict[str, Any]] = []
-    targets: list[str] = []
     warnings: list[str] = []
-    for call in calls:
-        result, call_details, target, call_warnings = _run_one(ctx=ctx, call=call)
-        results.append(result)
-        details.extend(call_details)
-        warnings.extend(call_warnings)
-        targets.append(target)
-    return _Run(results=results, details=details, warnings=conflict_warnings(targets) + warnings)
+    for call, _, result, errors in run.steps:
+        if result is None:
+            results.append(CallResult(call.id, call.name, False, errors, _failure_summary(errors)))
+            continue
+        outcome = worded(result)
+        results.append(
+            CallResult(call.id, call.name, True, [], outcome.summary, spoken=outcome.spoken)
+        )
+        details.extend({**d, "toolCallId": call.id} for d in outcome.details)
+        warnings.extend(outcome.warnings)
+    return results, details, conflict_warnings([step.target for step in run.steps]) + warnings
 
 
 def _batch(run: _Run, *, total: int, version: int) -> BatchResult:
-    failed = sum(1 for r in run.results if not r.success)
+    results, details, warnings = _results(run)
+    failed = sum(1 for r in results if not r.success)
     return BatchResult(
         success=run.success,
-        results=run.results,
-        preview=build_preview(
-            details=run.details, warnings=run.warnings, failed=failed, total=total
-        ),
+        results=results,
+        preview=build_preview(details=details, warnings=warnings, failed=failed, total=total),
         program_version=version,
-        result_data=[r.to_dict() for r in run.results],
-        stale=any(e.code == "STALE" for r in run.results for e in r.errors),
+        result_data=[r.to_dict() for r in results],
+        stale=any(e.code == "STALE" for r in results for e in r.errors),
     )
 
 
@@ -234,15 +250,17 @@ class _Rollback(Exception):
 def preview_calls(*, ctx: ToolContext, calls: list[ToolCall]) -> BatchResult:
     """Dry run: the same executor on the same state, in order, then everything is rolled back.
 
-    When the change moves the projected Form on the plan's key dates, the preview carries
-    ``whatif`` (``coach.whatif``): read before the run and inside it, before the rollback."""
+    When the change moves the projected Form (or fitness, fatigue) on the plan's key dates, the
+    preview carries ``whatif`` (``coach.whatif``): read before the run and inside it, before the
+    rollback."""
     version = _version(ctx)
     dates = whatif.key_dates(ctx)
-    before = whatif.form(ctx, dates)
+    before = whatif.projection(ctx, dates)
     try:
         with transaction.atomic():
             run = _run(ctx=ctx, calls=calls)
-            after = whatif.form(ctx, dates) if run.success and run.details else {}
+            changed = run.success and any(worded(step.result).details for step in run.steps)
+            after = whatif.projection(ctx, dates) if changed else {}
             raise _Rollback(run, after)
     except _Rollback as done:
         run, after = done.run, done.after or {}
@@ -359,7 +377,7 @@ def execute_read(*, ctx: ToolContext, call: ToolCall) -> CallResult:
         return CallResult(call.id, call.name, False, errors, _failure_summary(errors))
     try:
         with transaction.atomic():
-            outcome = spec.execute(ctx=ctx, args=args)
+            outcome = worded(spec.execute(ctx=ctx, args=args))
             transaction.set_rollback(True)
     except ToolStateError as exc:
         return CallResult(call.id, call.name, False, [exc.error], exc.error.message)
@@ -374,5 +392,4 @@ def _stale(calls: list[ToolCall], *, current: int, expected: int) -> _Run:
             "preview the changes again before applying them."
         ),
     )
-    results = [CallResult(c.id, c.name, False, [error], error.message) for c in calls]
-    return _Run(results=results, details=[], warnings=[])
+    return _Run(steps=[_Step(call, "", None, [error]) for call in calls], success=False)

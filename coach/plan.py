@@ -26,7 +26,8 @@ already discovers, ``coach.discovery``):
   ``lighter_calls``, ``move_calls`` (the calendar's drag), ``MIN_DAYS``, ``MAX_DAYS``
   (``chat.plan_actions``); their errors are
   ``PlanAdjustError`` below, so the chat can catch them without naming the family.
-* ``WHATIF``: ``key_dates(ctx)`` and ``form(ctx, dates)`` (``coach.whatif``).
+* ``WHATIF``: ``key_dates(ctx)``, ``form(ctx, dates)`` and optionally ``projection(ctx, dates)``
+  (fitness, fatigue and form; ``coach.whatif``).
 * ``DEMO``: a callable ``(seed: DemoSeed) -> None`` per family, run in ``INSTALLED_APPS`` order by
   ``seed_demo`` (the family that makes the demo people goes first and sets ``seed.people``).
 * ``NOTICES``: objects with ``due(now)``, ``claim(due)``, ``athlete(due)``, ``label(due)``,

@@ -75,6 +75,21 @@ def plural(count: object, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
+# A text with its counts left as data: each ``(count, noun)`` part reads as ``plural`` words it
+# ("1 warm-up set", "2 warm-up sets"). A family's executor describes an object this way, so the
+# description is right for one and for many without the executor calling the vocabulary in the
+# middle of its write; the engine spells it once, with the rest of the call's words.
+Counted = tuple[int, str]
+Phrase = str | tuple[str | Counted, ...]
+
+
+def spelled(phrase: Phrase) -> str:
+    """``("Squat, ", (2, "warm-up set"))`` → "Squat, 2 warm-up sets"; a plain string as it is."""
+    if isinstance(phrase, str):
+        return phrase
+    return "".join(part if isinstance(part, str) else plural(*part) for part in phrase)
+
+
 # --- choices for a family's models ---------------------------------------------------------------
 
 

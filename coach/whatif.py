@@ -32,21 +32,41 @@ def form(ctx: ToolContext, dates: KeyDates) -> dict[datetime.date, float]:
     return source.form(ctx, dates)
 
 
+def projection(ctx: ToolContext, dates: KeyDates) -> dict[datetime.date, dict[str, float]]:
+    """Fitness, fatigue and form on ``dates`` (``{"fitness", "fatigue", "form"}``), when the
+    family declares ``projection``; else the form alone (``{"form"}``)."""
+    source = plan.whatif()
+    if source is None or not dates:
+        return {}
+    if hasattr(source, "projection"):
+        return source.projection(ctx, dates)
+    return {day: {"form": value} for day, value in source.form(ctx, dates).items()}
+
+
+def _form(value: Any) -> float:
+    return value["form"] if isinstance(value, dict) else value
+
+
 def rows(
-    dates: KeyDates, before: dict[datetime.date, float], after: dict[datetime.date, float]
+    dates: KeyDates, before: dict[datetime.date, Any], after: dict[datetime.date, Any]
 ) -> list[dict[str, Any]]:
-    """``[{label, date, before, after, change}]`` for the dates whose form changes."""
+    """``[{label, date, before, after, change}]`` (the form) for the dates whose form, fitness or
+    fatigue changes; with a ``projection``, also ``fitness`` and ``fatigue`` as ``[before,
+    after]``. ``before`` and ``after`` map a date to its form, or to its projection."""
     out = []
     for label, day in dates:
         if day not in before or day not in after or before[day] == after[day]:
             continue
-        out.append(
-            {
-                "label": label,
-                "date": day.isoformat(),
-                "before": before[day],
-                "after": after[day],
-                "change": round(after[day] - before[day], 1),
-            }
-        )
+        old, new = _form(before[day]), _form(after[day])
+        row = {
+            "label": label,
+            "date": day.isoformat(),
+            "before": old,
+            "after": new,
+            "change": round(new - old, 1),
+        }
+        for name in ("fitness", "fatigue"):
+            if isinstance(before[day], dict) and name in before[day] and name in after[day]:
+                row[name] = [before[day][name], after[day][name]]
+        out.append(row)
     return out

@@ -14,6 +14,7 @@ def healthz(request: HttpRequest) -> HttpResponse:
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    path("", include("inbox.urls")),  # its coach's pages under admin/inbox/, before the admin's
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
     path("training/", include("training.urls")),

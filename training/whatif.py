@@ -51,3 +51,15 @@ def form(ctx: ToolContext, dates: KeyDates) -> dict[datetime.date, float]:
         return {}
     values = form_on_dates(athlete=ctx.athlete, dates=[d for _, d in dates])
     return {day: value["tsb"] for day, value in values.items()}
+
+
+def projection(ctx: ToolContext, dates: KeyDates) -> dict[datetime.date, dict[str, float]]:
+    """Fitness (CTL), fatigue (ATL) and form (TSB) on ``dates``: the preview shows all three,
+    before and after (the program editor's and the chat card's what-if table)."""
+    if not dates:
+        return {}
+    values = form_on_dates(athlete=ctx.athlete, dates=[d for _, d in dates])
+    return {
+        day: {"fitness": value["ctl"], "fatigue": value["atl"], "form": value["tsb"]}
+        for day, value in values.items()
+    }

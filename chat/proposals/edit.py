@@ -18,6 +18,7 @@ from coach.toolcalls import ToolCall
 from coach.wording import athlete_words
 
 from ..models import PendingToolBatch
+from .core import calls_of, context_for
 
 # Arguments that say which object a call is about: shown on the card, never edited there (nor the
 # model's own confidence, a guardrail input).
@@ -86,6 +87,11 @@ class EditResult:
     outcome: str  # "edited", "invalid", "already_decided", "revision_mismatch", "unchanged"
     errors: dict[str, str] = dataclasses.field(default_factory=dict)  # field path → message
 
+    @property
+    def text(self) -> str:
+        """The problems in one line, for a page without the card's form (the coach's inbox)."""
+        return " ".join(f"{k}: {v}" if k else v for k, v in self.errors.items())
+
 
 def edited(call: ToolCall, values: dict[str, str]) -> tuple[ToolCall, list[dict[str, Any]]]:
     """``call`` with the form's ``values`` (dotted path → text) put in, and the edits as data
@@ -114,3 +120,25 @@ def check_edit(
         result = engine.preview_calls(ctx=ctx, calls=calls)
         errors = result.results[index].errors
     return result, {(e.field or ""): athlete_words(e.message) for e in errors}
+
+
+def checked_edit(
+    batch: PendingToolBatch, user: Any, call_id: str, values: dict[str, str]
+) -> tuple[list[ToolCall], engine.BatchResult | None, list[dict[str, Any]], EditResult | None]:
+    """The batch's calls with one call edited, their preview and the edits as data, or why not
+    (an ``EditResult``: invalid, unchanged). Writes nothing (``lifecycle`` stores it). A coach's
+    edits (before approving) say ``"by": "coach"``, so the model and the athlete are told who."""
+    calls = calls_of(batch)
+    index = next((i for i, c in enumerate(calls) if c.id == call_id), None)
+    if index is None:
+        refused = {"": "That change is no longer in the batch."}
+        return calls, None, [], EditResult(batch, "invalid", refused)
+    calls[index], edits = edited(calls[index], values)
+    if not edits:
+        return calls, None, [], EditResult(batch, "unchanged")
+    result, errors = check_edit(context_for(batch.conversation, user=user), calls, index)
+    if errors:
+        return calls, None, [], EditResult(batch, "invalid", errors)
+    if user.pk != batch.conversation.athlete_id:
+        edits = [{**e, "by": "coach"} for e in edits]
+    return calls, result, edits, None

@@ -60,7 +60,7 @@ from .core import (
     record_decision,
     ttl,
 )
-from .edit import EditResult, check_edit, edited
+from .edit import EditResult, checked_edit
 
 # --- previewing: (none) → PENDING, and back to PENDING after an edit ----------------------------
 
@@ -139,8 +139,7 @@ def mark_stale(batch: PendingToolBatch, user: Any) -> Decision:
 
 
 def _for_athletes_edit(batch_id: int, user: Any, revision: int) -> tuple[PendingToolBatch, str]:
-    """The batch locked for its athlete's edit, and why the edit can't go on ("" if it can); one
-    past its time expires once this transaction is over."""
+    """The batch locked for its athlete's edit, and why not ("" if it may; past its time: expires)."""
     batch = lock_for_athlete(batch_id, user)
     if batch.is_open and expiry_note(batch) is not None:
         transaction.on_commit(lambda: expire(batch_id=batch_id))
@@ -154,22 +153,18 @@ def edit_call(
     """Replace the values of one call with ``values`` (dotted path → text from the form)."""
     with transaction.atomic():
         batch, refused = _for_athletes_edit(batch_id, user, revision)
-        if refused:
-            return EditResult(batch, refused)
-        calls = calls_of(batch)
-        index = next((i for i, c in enumerate(calls) if c.id == call_id), None)
-        if index is None:
-            return EditResult(batch, "invalid", {"": "That change is no longer in the batch."})
-        calls[index], edits = edited(calls[index], values)
-        if not edits:
-            return EditResult(batch, "unchanged")
-        result, errors = check_edit(context_for(batch.conversation, user=user), calls, index)
-        if errors:
-            return EditResult(batch, "invalid", errors)
-        batch.calls = [c.to_dict() for c in calls]
-        store_preview(batch, result)
-        record_decision(batch, kind=Kind.EDITED, actor=user, edits=edits)
-        return EditResult(batch, "edited")
+        return EditResult(batch, refused) if refused else _edit_locked(batch, user, call_id, values)
+
+
+def _edit_locked(batch: PendingToolBatch, user: Any, call_id: str, values: dict) -> EditResult:
+    """One call edited, re-validated, re-previewed (the athlete's, or the coach's before approving)."""
+    calls, result, edits, refused = checked_edit(batch, user, call_id, values)
+    if refused is not None:
+        return refused
+    batch.calls = [c.to_dict() for c in calls]
+    store_preview(batch, result)
+    record_decision(batch, kind=Kind.EDITED, actor=user, edits=edits)
+    return EditResult(batch, "edited")
 
 
 def remove_call(*, batch_id: int, user: Any, revision: int, call_id: str) -> Decision:
@@ -299,15 +294,20 @@ def cancel(*, batch_id: int, user: Any, revision: int) -> Decision:
         return _close(locked.batch, Status.CANCELLED, Kind.CANCELLED, Record.CANCELLED, user)
 
 
-def approve(*, batch_id: int, coach: Any, note: str = "") -> Decision:
-    """AWAITING_REVIEW → APPLIED as the athlete saw it (a batch in a read-only conversation,
-    about an earlier program, → EXPIRED instead)."""
+def approve(*, batch_id: int, coach: Any, note: str = "", edits: dict | None = None) -> Decision:
+    """AWAITING_REVIEW → APPLIED as the athlete saw it (read-only conversation: → EXPIRED).
+    ``edits`` (call id → form values): the coach's edit-then-approve, the card's editing; an
+    invalid edit changes nothing (``invalid``, the problems in ``message``)."""
     with transaction.atomic():
         batch = lock_for_coach(batch_id, coach)
         if batch.status != Status.AWAITING_REVIEW:
             return Decision(batch=batch, outcome="already_decided")
         if (expiring := expiry_note(batch)) is not None:
             return _expire_locked(batch, note=expiring)
+        for call_id, values in (edits or {}).items():
+            if (done := _edit_locked(batch, coach, call_id, values)).outcome == "invalid":
+                transaction.set_rollback(True)
+                return Decision(batch=batch, outcome="invalid", message=done.text)
         batch.status = Status.PENDING
         return _apply_locked(batch, user=coach, kind=Kind.APPROVED, note=note.strip()[:2000])
 

@@ -8,7 +8,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from coach.links import page_links as _page_links
-from coach.render import cardio_text
+from coach.templatetags.preview_tags import humanize_field, show_value
 
 from .. import recovery, refusals, stream
 from ..cards import card_whatif
@@ -16,33 +16,10 @@ from ..markdown import render_markdown
 
 register = template.Library()
 
-_CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-
-
-@register.filter
-def humanize_field(name: object) -> str:
-    """``targetLoad`` → "Target load", ``rest_seconds`` → "Rest seconds"."""
-    text = _CAMEL_BOUNDARY.sub(" ", str(name)).replace("_", " ").strip().lower()
-    return text[:1].upper() + text[1:]
-
-
-@register.filter
-def show_value(value: object) -> str:
-    """A preview value as a person reads it: empty for None, yes/no for booleans, a cardio block
-    in words."""
-    if value is None or value == "":
-        return "—"
-    if value is True:
-        return "yes"
-    if value is False:
-        return "no"
-    if isinstance(value, dict) and "type" in value:
-        return cardio_text(value)  # a cardio block: "Zone 2, 45 min, Running"
-    if isinstance(value, dict):
-        return ", ".join(f"{humanize_field(k)}: {show_value(v)}" for k, v in value.items() if v)
-    if isinstance(value, list):
-        return ", ".join(str(v) for v in value) or "—"
-    return str(value)
+# The before → after rendering's filters are the engine's (``coach.templatetags.preview_tags``),
+# shared with the program editor; registered here too for the chat's own templates.
+register.filter("humanize_field", humanize_field)
+register.filter("show_value", show_value)
 
 
 @register.filter

@@ -19,7 +19,7 @@ from django.urls import reverse
 from access.login import login_required as one_login_required
 from coach.llm import DEFAULT_MODELS
 
-from .. import proposals, services
+from .. import proposals, services, signals
 from ..access import is_read_only
 from ..cards import card_items
 from ..forms import MessageForm
@@ -56,6 +56,9 @@ def page_context(
     )
     recent.reverse()
     shown = [m for m in recent if m.is_visible or m.status in WAITING]
+    signals.shown(
+        athlete_id=conversation.athlete_id, conversation_id=conversation.pk, messages=shown
+    )
     context = {
         "conversation": conversation,
         "chat_messages": shown,

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from config.params import id_param, int_param
 
-from .. import services
+from .. import services, signals
 from ..access import athlete_conversations, current_program_id
 from ..forms import MessageForm
 from .common import (
@@ -80,6 +80,7 @@ def message_feed(request: HttpRequest, conversation_id: int) -> HttpResponse:
     )
     if not feed:
         return HttpResponse(status=204)
+    signals.shown(athlete_id=request.user.pk, conversation_id=conversation_id, messages=feed)
     response = render(request, f"{PAGE}#feed", {"feed": feed, "undoable": set()})
     response["X-Feed-After"] = str(feed[-1].pk)
     return response

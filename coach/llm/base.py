@@ -13,8 +13,9 @@ A conversation is a list of ``Turn``s. Each provider converts it to its own prot
 
 from __future__ import annotations
 
+import datetime
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
@@ -62,6 +63,40 @@ class Pending:
     status: str
     calls: list[PendingCall] = field(default_factory=list)
     problem: str = ""
+
+
+@dataclass
+class World:
+    """What a provider that declares ``reads_world`` (the offline coach) may read while it
+    understands one message: whose data (``ctx``, the
+    tools' ``ToolContext``; None when the conversation has no athlete context, as in a direct
+    call), the athlete's today, and the conversation so far. Lists computed from it are cached for
+    the message (``cached``)."""
+
+    ctx: Any = None
+    today: datetime.date = field(default_factory=datetime.date.today)
+    turns: Sequence[Turn] = ()
+    said: list[Any] = field(default_factory=list)  # the calls understood so far in this message
+    _cache: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    def cached(self, key: str, compute: Callable[[], Any]) -> Any:
+        if key not in self._cache:
+            self._cache[key] = compute()
+        return self._cache[key]
+
+    def recent_calls(self) -> list[tuple[str, dict[str, Any]]]:
+        """The tool calls of the conversation, newest first, as ``(name, arguments)``: what was
+        just proposed or changed is what "that" and "it" mean."""
+        calls = [(p.name, dict(p.arguments)) for p in reversed(self.said)]
+        for turn in reversed(self.turns):
+            for call in reversed(turn.tool_calls or []):
+                calls.append((call.name, dict(call.arguments or {})))
+        return calls
+
+    def weekday(self, index: int, *, next_week: bool = False) -> datetime.date:
+        """The date of weekday ``index`` (Monday 0) in the athlete's current week (or the next)."""
+        monday = self.today - datetime.timedelta(days=self.today.weekday())
+        return monday + datetime.timedelta(days=index + (7 if next_week else 0))
 
 
 @dataclass

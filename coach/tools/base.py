@@ -5,7 +5,12 @@ and descriptions are in ``programs.tools.lookups``).
 A tool's ``execute(*, ctx, args)`` gets a ``ToolContext`` (the athlete, the program, the acting
 user; never a request) and its validated arguments. It validates the state first and only then
 writes through its data app's services; when the state is wrong it raises ``ToolStateError``
-before writing anything. It returns an ``Outcome``: one summary line and the preview details.
+before writing anything. It returns an ``Outcome`` (one summary line and the preview details), or,
+for a change to some fields of one object, a ``FieldUpdate``: what it decided, as data (the object,
+each field's old and new value, the object described before and after), which the engine words
+once, after the executor has returned (``worded``): the summary for the model, the words for the
+athlete and the preview's detail. Such an executor never calls back into the engine to word its
+result, and its write is its last step.
 """
 
 from __future__ import annotations
@@ -13,13 +18,14 @@ from __future__ import annotations
 import datetime
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel
 
 from ..field_words import field_words
+from ..render import Quote, plain
 from ..render import quote as render_quote
-from ..vocabulary import plural
+from ..vocabulary import Phrase, plural, spelled
 
 QUOTE_LIMIT = 80
 
@@ -93,6 +99,28 @@ class Outcome:
     spoken: str = ""
 
 
+class FieldUpdate(NamedTuple):
+    """A change to some fields of one object, as its executor decided it: plain data the engine
+    words after the executor returns (``worded``). A value, not an object of the engine's: making
+    it runs no code of the engine's, so an executor that returns it never enters the engine.
+
+    ``changes`` holds every field the call sent as ``(argument name, old value, new value)``, the
+    unchanged ones too (the wording leaves them out). ``before`` and ``after`` describe the object
+    as the preview shows it (a ``Phrase``: its counts are spelled by the engine); ``after`` is the
+    object as the write leaves it, described from the validated values before the write.
+    ``values`` says how the summary reads: True shows each field's old → new value (short values:
+    an exercise's), False names the fields changed (long ones: a session's notes, a week's dates),
+    "renamed to" when ``name`` is among them."""
+
+    where: str  # "Week 1, Session 2, Exercise 3"
+    target: str  # the preview's target: "Week 1, Session 2, Exercise 3: Squat"
+    name: str | None  # the object's name before the change (None: it has none, a week)
+    before: Phrase
+    after: Phrase
+    changes: list[tuple[str, Any, Any]]
+    values: bool = False
+
+
 Sensitivity = Literal["low", "medium", "high", "critical"]
 REVIEWED_SENSITIVITIES = ("high", "critical")  # wait for the coach when review mode is on
 
@@ -112,7 +140,7 @@ class ToolSpec:
     kind: Literal["read", "write"]
     requires_confirmation: bool
     sensitivity: Sensitivity
-    execute: Callable[..., Outcome]
+    execute: Callable[..., Outcome | FieldUpdate]  # a FieldUpdate is worded by the engine
     # What a write call changes, as a person names it ("Week 2, Session 1"): two calls of one batch
     # with the same target get a warning on the card (seed 000, Phase 7); "" conflicts with nothing.
     # Tools of different families that change the same thing name it alike.
@@ -184,16 +212,14 @@ def jsonable(value: Any) -> Any:
     return value
 
 
-def field_changes(
-    obj: Any, changes: dict[str, Any], mapping: dict[str, str]
-) -> list[dict[str, Any]]:
-    """``[{field, oldValue, newValue}]`` in camelCase for the fields whose value really changes."""
-    out = []
-    for camel, new in changes.items():
-        old = getattr(obj, mapping[camel])
-        if jsonable(old) != jsonable(new):
-            out.append({"field": camel, "oldValue": jsonable(old), "newValue": jsonable(new)})
-    return out
+def field_changes(changes: list[tuple[str, Any, Any]]) -> list[dict[str, Any]]:
+    """``[{field, oldValue, newValue}]`` (the argument names, camelCase) of the ``(field, old,
+    new)`` changes whose value really changes."""
+    return [
+        {"field": name, "oldValue": jsonable(old), "newValue": jsonable(new)}
+        for name, old, new in changes
+        if jsonable(old) != jsonable(new)
+    ]
 
 
 def changes_text(fields: list[dict[str, Any]]) -> str:
@@ -213,6 +239,44 @@ def changes_spoken(fields: list[dict[str, Any]]) -> str:
     )
 
 
+def worded(result: Outcome | FieldUpdate) -> Outcome:
+    """An executor's result as the engine reports it: an ``Outcome`` as it is; a ``FieldUpdate``
+    worded here, the one place its words are made: "Week 1, Session 1, Exercise 1: "Squat"
+    renamed to "Goblet Squat"." for the model, the fields in words for the athlete, and the
+    preview's detail (before and after spelled, the fields that really change)."""
+    if isinstance(result, Outcome):
+        return result
+    where, name = result.where, result.name
+    fields = field_changes(result.changes)
+    named = "" if name is None else f"{quote(name)} "
+    if not fields:
+        summary, spoken = f"{where}: {named}unchanged (the values were already set).", ""
+    elif not result.values:
+        names = [f["field"] for f in fields]
+        new_name = next((f["newValue"] for f in fields if f["field"] == "name"), name or "")
+        summary = _changed(where, new_name, names, quote, str)
+        spoken = _changed(where, new_name, names, plain, field_words)
+    else:
+        if len(fields) == 1 and fields[0]["field"] == "name":
+            summary = f"{where}: {named}renamed to {quote(fields[0]['newValue'])}."
+        else:
+            summary = f"{where} {quote(name)}: {changes_text(fields)}."
+        spoken = f"{where} ({name}): {changes_spoken(fields)}."
+    change = detail(
+        type="modify", target=result.target, before=result.before, after=result.after, fields=fields
+    )
+    return Outcome(summary=summary, spoken=spoken, details=[change])
+
+
+def _changed(where: str, name: str, names: list[str], q: Quote, word: Callable[[str], str]) -> str:
+    """ "Week 1, Session 2: changed scheduledDate, notes." (``word`` names each field)."""
+    others = [word(n) for n in names if n != "name"]
+    if "name" not in names:
+        return f"{where}: changed {', '.join(others)}."
+    also = f"; also changed {', '.join(others)}" if others else ""
+    return f"{where}: renamed to {q(name)}{also}."
+
+
 def _short(value: Any) -> str:
     if isinstance(value, str):
         return quote(value)
@@ -229,15 +293,16 @@ def detail(
     *,
     type: str,
     target: str,
-    before: str | None = None,
-    after: str | None = None,
+    before: Phrase | None = None,
+    after: Phrase | None = None,
     fields: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
+    """One change of the preview; ``before`` and ``after`` are spelled (``spelled``)."""
     return {
         "type": type,
         "target": target,
-        "before": before,
-        "after": after,
+        "before": None if before is None else spelled(before),
+        "after": None if after is None else spelled(after),
         "fields": fields or [],
     }
 

@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "journal",
     "nutrition",
     "wellness",
+    "inbox",  # the coach's review inbox, messages and notifications (docs/coaching-inbox.md)
     "media",  # photos read into recipes, the chat's microphone (issue 24)
 ]
 
@@ -272,6 +273,14 @@ WELLNESS_CRISIS_MESSAGE = env_str(
 # Reminders (wellness) are delivered by this beat entry: every minute, each reminder whose local
 # time has come (in the athlete's time zone) is posted once in their chat (chat.reminders).
 WELLNESS_REMINDER_INTERVAL = env_float("WELLNESS_REMINDER_INTERVAL", 60.0)
+# The coach's inbox (docs/coaching-inbox.md): the coach's e-mail digest of new reviews (and
+# flags) every INBOX_DIGEST_INTERVAL seconds; at most INBOX_MESSAGES_PER_MINUTE messages a coach
+# sends a minute (0: no limit); at most INBOX_REVIEW_LIMIT reviews on the inbox's page. SITE_URL
+# makes the e-mails' links absolute.
+INBOX_DIGEST_INTERVAL = env_float("INBOX_DIGEST_INTERVAL", 3600.0)
+INBOX_MESSAGES_PER_MINUTE = env_int("INBOX_MESSAGES_PER_MINUTE", 20)
+INBOX_REVIEW_LIMIT = env_int("INBOX_REVIEW_LIMIT", 200)
+SITE_URL = env_str("SITE_URL", "http://localhost:8000")
 CELERY_BEAT_SCHEDULE = {
     "expire-proposals": {"task": "chat.tasks.expire_proposals", "schedule": 3600.0},
     "deliver-reminders": {
@@ -283,6 +292,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "chat.tasks.recover_replies",
         "schedule": AGENT_RECOVERY_INTERVAL,
         "options": {"expires": AGENT_RECOVERY_INTERVAL},
+    },
+    "inbox-digests": {
+        "task": "inbox.tasks.send_digests",
+        "schedule": INBOX_DIGEST_INTERVAL,
+        "options": {"expires": INBOX_DIGEST_INTERVAL},
     },
     "requeue-imports": {
         "task": "training.tasks.requeue_imports",

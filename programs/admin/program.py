@@ -21,6 +21,7 @@ from access.policy import athletes_of, is_superuser, may_act
 from journal import services as journal
 
 from .. import services
+from ..editor import views as editor_views
 from ..history import HistoryError, change_set_of, describe, revision_lines, revision_restore
 from ..models import Program, ProgramRevision
 from .formsets import adopt, update_changed
@@ -88,7 +89,28 @@ class ProgramAdmin(OwnedAdminMixin, admin.ModelAdmin):
 
     def get_urls(self):
         info = self.opts.app_label, self.opts.model_name
+
+        def bound(view):
+            return self.admin_site.admin_view(
+                lambda request, object_id: view(request, self, object_id)
+            )
+
         return [
+            path(
+                "<path:object_id>/editor/",
+                bound(editor_views.editor),
+                name="{}_{}_editor".format(*info),
+            ),
+            path(
+                "<path:object_id>/editor/preview/",
+                bound(editor_views.preview),
+                name="{}_{}_editor_preview".format(*info),
+            ),
+            path(
+                "<path:object_id>/editor/apply/",
+                bound(editor_views.apply),
+                name="{}_{}_editor_apply".format(*info),
+            ),
             path(
                 "<path:object_id>/history/<int:revision_id>/<str:action>/",
                 self.admin_site.admin_view(self.revision_action_view),

@@ -279,6 +279,20 @@ CARDIO_FIELDS = {
 }
 
 
+def sent_fields(updates: Updates, obj: Any, fields: dict[str, str]) -> list[tuple[str, Any, Any]]:
+    """What a modify call changes, as data: ``(argument name, the object's value, the value
+    sent)`` for each of ``fields`` the call sends (in the model's order; a field sent with its
+    current value too), the ``changes`` of ``coach.tools.base.FieldUpdate``. Read from pydantic's
+    ``model_fields_set`` here, in the family's tools, so the executor decides its change without
+    a call into the engine."""
+    sent = updates.model_fields_set
+    return [
+        (name, getattr(obj, fields[name]), getattr(updates, name))
+        for name in type(updates).model_fields
+        if name in sent and name in fields
+    ]
+
+
 def exercise_model_fields(exercise: ExerciseInput) -> dict[str, Any]:
     return {EXERCISE_FIELDS[k]: getattr(exercise, k) for k in ExerciseInput.model_fields}
 

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 from coach.tools.base import (
+    FieldUpdate,
     Outcome,
     ToolContext,
     ToolSpec,
     ToolStateError,
-    changes_spoken,
-    changes_text,
     detail,
-    field_changes,
     insert_position,
     no_target,
     quote,
@@ -26,15 +24,16 @@ from .args import (
     RemoveExerciseArgs,
     ReorderExercisesArgs,
     exercise_model_fields,
+    sent_fields,
 )
-from .lookups import describe_exercise, exercise_label, get_exercise, get_session
+from .lookups import as_written, describe_exercise, exercise_label, get_exercise, get_session
 
 
 def _exercise_target(args: ModifyExerciseArgs | RemoveExerciseArgs | ReorderExercisesArgs) -> str:
     return f"Week {args.weekNumber}, Session {args.sessionNumber}, Exercise {args.exerciseNumber}"
 
 
-def modify_exercise(*, ctx: ToolContext, args: ModifyExerciseArgs) -> Outcome:
+def modify_exercise(*, ctx: ToolContext, args: ModifyExerciseArgs) -> FieldUpdate:
     """Update fields of one exercise; its position and primary key do not change.
 
     Only the fields present in ``updates`` change; ``updates`` must hold at least one field (an
@@ -46,35 +45,21 @@ def modify_exercise(*, ctx: ToolContext, args: ModifyExerciseArgs) -> Outcome:
         session_number=args.sessionNumber,
         number=args.exerciseNumber,
     )
-    where = f"Week {args.weekNumber}, Session {args.sessionNumber}, Exercise {args.exerciseNumber}"
-    target = exercise_label(exercise, args.weekNumber, args.sessionNumber)
-    before = describe_exercise(exercise)
-    old_name = exercise.name
-    # Worded from the state before the write and the change itself (``coach.tools.base``:
-    # the field changes for the model and, in words, for the athlete).
-    changes = args.updates.changes()
-    fields = field_changes(exercise, changes, EXERCISE_FIELDS)
-    if not fields:
-        summary = f"{where}: {quote(old_name)} unchanged (the values were already set)."
-    elif len(fields) == 1 and fields[0]["field"] == "name":
-        summary = f"{where}: {quote(old_name)} renamed to {quote(fields[0]['newValue'])}."
-    else:
-        summary = f"{where} {quote(old_name)}: {changes_text(fields)}."
-    spoken = f"{where} ({old_name}): {changes_spoken(fields)}." if fields else ""
-    services.object_update(obj=exercise, fields={EXERCISE_FIELDS[k]: v for k, v in changes.items()})
-    return Outcome(
-        summary=summary,
-        spoken=spoken,
-        details=[
-            detail(
-                type="modify",
-                target=target,
-                before=before,
-                after=describe_exercise(exercise),
-                fields=fields,
-            )
-        ],
+    # The decision as data (the engine words it once this returns): each field's old and new
+    # value, the exercise described as it is and as the write will leave it; the write is last.
+    changes = sent_fields(args.updates, exercise, EXERCISE_FIELDS)
+    written = {EXERCISE_FIELDS[name]: new for name, _, new in changes}
+    update = FieldUpdate(
+        where=_exercise_target(args),
+        target=exercise_label(exercise, args.weekNumber, args.sessionNumber),
+        name=exercise.name,
+        before=describe_exercise(exercise),
+        after=describe_exercise(as_written(exercise, written)),
+        changes=changes,
+        values=True,
     )
+    services.object_update(obj=exercise, fields=written)
+    return update
 
 
 def add_exercise(*, ctx: ToolContext, args: AddExerciseArgs) -> Outcome:

@@ -4,12 +4,17 @@ the whole program) and the short descriptions its previews and call summaries us
 
 from __future__ import annotations
 
-from typing import Any
+import copy
+from typing import Any, TypeVar
+
+from django.db.models import Model as DjangoModel
 
 from coach.render import cardio_text
 from coach.tools.base import ToolStateError
-from coach.vocabulary import plural
+from coach.vocabulary import Counted, Phrase, plural
 from programs.models import CardioBlock, Exercise, Session, Week
+
+Model = TypeVar("Model", bound=DjangoModel)
 
 
 def week_label(week: Week) -> str:
@@ -27,18 +32,32 @@ def exercise_label(exercise: Exercise, week_position: int, session_position: int
     )
 
 
-def describe_exercise(exercise: Exercise) -> str:
-    text = (
+def as_written(obj: Model, fields: dict[str, Any]) -> Model:
+    """An unsaved copy of ``obj`` with ``fields`` (model field → value) set: the object as a write
+    of those values will leave it, so a modify describes it before its write, in the same trip."""
+    twin = copy.copy(obj)
+    for name, value in fields.items():
+        setattr(twin, name, value)
+    return twin
+
+
+def describe_exercise(exercise: Exercise) -> Phrase:
+    """ "Squat - 3 sets × 8-10 @ 135 lbs, 2 warm-up sets, rest 120s". The warm-up sets are a
+    count left as data (``coach.vocabulary.Phrase``), spelled "1 warm-up set" or "2 warm-up sets"
+    by the engine's one plural when it words the call's result: the executor that describes the
+    exercise doesn't call the vocabulary in the middle of its write, and keeps no plural of its
+    own."""
+    parts: list[str | Counted] = [
         f"{exercise.name} - {exercise.working_sets} sets × {exercise.reps} @ {exercise.target_load}"
-    )
+    ]
     if exercise.warmup_sets:
-        text += f", {plural(exercise.warmup_sets, 'warm-up set')}"
-    text += f", rest {exercise.rest_seconds}s"
+        parts += [", ", (exercise.warmup_sets, "warm-up set")]
+    parts.append(f", rest {exercise.rest_seconds}s")
     if exercise.group_label:
-        text += f", group {exercise.group_label}"
+        parts.append(f", group {exercise.group_label}")
     if exercise.skipped:
-        text += " (skipped)"
-    return text
+        parts.append(" (skipped)")
+    return tuple(parts)
 
 
 def describe_cardio(cardio: CardioBlock | None) -> str:

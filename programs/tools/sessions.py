@@ -4,17 +4,14 @@ from __future__ import annotations
 
 import datetime
 
-from coach.field_words import field_words
-from coach.render import plain
 from coach.tools.base import (
+    FieldUpdate,
     Outcome,
     ToolContext,
     ToolSpec,
     ToolStateError,
     detail,
-    field_changes,
     insert_position,
-    jsonable,
     no_target,
     quote,
 )
@@ -29,9 +26,18 @@ from .args import (
     ModifySessionArgs,
     RemoveSessionArgs,
     cardio_model_fields,
+    sent_fields,
     session_tree_spec,
 )
-from .lookups import cardio_dict, describe_session, get_cardio, get_session, get_week, session_label
+from .lookups import (
+    as_written,
+    cardio_dict,
+    describe_session,
+    get_cardio,
+    get_session,
+    get_week,
+    session_label,
+)
 
 
 def _session_target(args: ModifySessionArgs | RemoveSessionArgs) -> str:
@@ -46,16 +52,7 @@ def _describe(session: Session) -> str:
     )
 
 
-def _changed(where: str, name: str, names: list[str], q, word) -> str:
-    """ "Week 1, Session 2: changed scheduledDate, notes." (``word`` names each field)."""
-    others = [word(n) for n in names if n != "name"]
-    if "name" not in names:
-        return f"{where}: changed {', '.join(others)}."
-    also = f"; also changed {', '.join(others)}" if others else ""
-    return f"{where}: renamed to {q(name)}{also}."
-
-
-def modify_session(*, ctx: ToolContext, args: ModifySessionArgs) -> Outcome:
+def modify_session(*, ctx: ToolContext, args: ModifySessionArgs) -> FieldUpdate:
     """Update session-level fields (name, scheduledDate, dayOfWeek, warmup, notes, cardio).
 
     ``cardio: null`` removes the cardio block; a cardio object replaces it whole (a new block,
@@ -65,43 +62,36 @@ def modify_session(*, ctx: ToolContext, args: ModifySessionArgs) -> Outcome:
     session = get_session(
         program_id=program_id, week_number=args.weekNumber, number=args.sessionNumber
     )
-    changes = args.updates.changes()
-    cardio_sent = "cardio" in changes
-    new_cardio = changes.pop("cardio", None)
+    # The decision as data (the engine words it once this returns), the writes last.
+    changes = sent_fields(args.updates, session, SESSION_FIELDS)
+    written = {SESSION_FIELDS[name]: new for name, _, new in changes}
+    if "day_of_week" in written and written["day_of_week"] is None:
+        written["day_of_week"] = ""
     old_cardio = get_cardio(session)
-    target = session_label(session, args.weekNumber)
-    before = _describe(session)
-    fields = field_changes(session, changes, SESSION_FIELDS)
+    cardio_sent = "cardio" in args.updates.model_fields_set
+    new_cardio = args.updates.cardio
+    cardio_fields = cardio_model_fields(new_cardio) if new_cardio is not None else None
     if cardio_sent:
-        old_value = cardio_dict(old_cardio)
-        new_value = jsonable(new_cardio) if new_cardio is not None else None
-        if old_value != new_value:
-            fields.append({"field": "cardio", "oldValue": old_value, "newValue": new_value})
-        services.cardio_set(
-            session=session,
-            fields=cardio_model_fields(new_cardio) if new_cardio is not None else None,
-        )
-    model_changes = {SESSION_FIELDS[k]: v for k, v in changes.items()}
-    if "day_of_week" in model_changes and model_changes["day_of_week"] is None:
-        model_changes["day_of_week"] = ""
-    if model_changes:
-        services.object_update(obj=session, fields=model_changes)
-    where = f"Week {args.weekNumber}, Session {args.sessionNumber}"
-    if not fields:
-        summary = f"{where}: {quote(session.name)} unchanged (the values were already set)."
-    else:
-        summary = _changed(where, session.name, [f["field"] for f in fields], quote, str)
-    # For the athlete: the fields in words, the name as written ("changed date, notes").
-    spoken = _changed(where, session.name, [f["field"] for f in fields], plain, field_words)
-    return Outcome(
-        summary=summary,
-        spoken=spoken if fields else "",
-        details=[
-            detail(
-                type="modify", target=target, before=before, after=_describe(session), fields=fields
-            )
-        ],
+        changes.append(("cardio", cardio_dict(old_cardio), new_cardio))
+    count = Exercise.objects.filter(session=session).count()
+    after_cardio = old_cardio
+    if cardio_sent:
+        after_cardio = CardioBlock(**cardio_fields) if cardio_fields is not None else None
+    update = FieldUpdate(
+        where=_session_target(args),
+        target=session_label(session, args.weekNumber),
+        name=session.name,
+        before=describe_session(session, exercise_count=count, cardio=old_cardio),
+        after=describe_session(
+            as_written(session, written), exercise_count=count, cardio=after_cardio
+        ),
+        changes=changes,
     )
+    if cardio_sent:
+        services.cardio_set(session=session, fields=cardio_fields)
+    if written:
+        services.object_update(obj=session, fields=written)
+    return update
 
 
 def _day_offset(session: Session, week_start: datetime.date) -> int | None:

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import datetime
 
-from coach.field_words import field_words
 from coach.tools.base import (
+    FieldUpdate,
     Outcome,
     ToolContext,
     ToolSpec,
     ToolStateError,
     detail,
-    field_changes,
     insert_position,
     no_target,
     quote,
@@ -20,58 +19,52 @@ from coach.vocabulary import plural
 from programs import services
 from programs.models import Program, Session, Week
 
-from .args import WEEK_FIELDS, AddWeekArgs, ModifyWeekArgs, RemoveWeekArgs, week_tree_spec
-from .lookups import describe_week, get_week, week_label
+from .args import (
+    WEEK_FIELDS,
+    AddWeekArgs,
+    ModifyWeekArgs,
+    RemoveWeekArgs,
+    sent_fields,
+    week_tree_spec,
+)
+from .lookups import as_written, describe_week, get_week, week_label
 
 
 def _week_target(args: ModifyWeekArgs | RemoveWeekArgs) -> str:
     return f"Week {args.weekNumber}"
 
 
-def modify_week(*, ctx: ToolContext, args: ModifyWeekArgs) -> Outcome:
+def modify_week(*, ctx: ToolContext, args: ModifyWeekArgs) -> FieldUpdate:
     """Update week-level fields (phase, startDate, endDate, description). Dates are ISO; the
     resulting endDate must not be before the resulting startDate (checked against the week's
     current dates when only one is sent). Session dates are not moved. ``updates`` must hold at
     least one field (an empty object is a VALIDATION_ERROR)."""
     program_id = ctx.program_id
     week = get_week(program_id=program_id, number=args.weekNumber)
-    changes = args.updates.changes()
-    start = changes.get("startDate", week.start_date)
-    end = changes.get("endDate", week.end_date)
+    changes = sent_fields(args.updates, week, WEEK_FIELDS)
+    sent = {name: new for name, _, new in changes}
+    start = sent.get("startDate", week.start_date)
+    end = sent.get("endDate", week.end_date)
     if end < start:
         raise ToolStateError(
             "VALIDATION_ERROR",
             f"Week {args.weekNumber} would end ({end.isoformat()}) before it starts "
             f"({start.isoformat()}); endDate must be on or after startDate.",
-            "updates.endDate" if "endDate" in changes else "updates.startDate",
+            "updates.endDate" if "endDate" in sent else "updates.startDate",
         )
-    target = week_label(week)
+    # The decision as data (the engine words it once this returns), the write last.
+    written = {WEEK_FIELDS[name]: new for name, new in sent.items()}
     count = Session.objects.filter(week=week).count()
-    before = describe_week(week, session_count=count)
-    fields = field_changes(week, changes, WEEK_FIELDS)
-    services.object_update(obj=week, fields={WEEK_FIELDS[k]: v for k, v in changes.items()})
-    if fields:
-        summary = f"Week {args.weekNumber}: changed {', '.join(f['field'] for f in fields)}."
-    else:
-        summary = f"Week {args.weekNumber}: unchanged (the values were already set)."
-    spoken = (
-        f"Week {args.weekNumber}: changed {', '.join(field_words(f['field']) for f in fields)}."
-        if fields
-        else ""
+    update = FieldUpdate(
+        where=_week_target(args),
+        target=week_label(week),
+        name=None,
+        before=describe_week(week, session_count=count),
+        after=describe_week(as_written(week, written), session_count=count),
+        changes=changes,
     )
-    return Outcome(
-        summary=summary,
-        spoken=spoken,
-        details=[
-            detail(
-                type="modify",
-                target=target,
-                before=before,
-                after=describe_week(week, session_count=count),
-                fields=fields,
-            )
-        ],
-    )
+    services.object_update(obj=week, fields=written)
+    return update
 
 
 def _check_order(args: AddWeekArgs, *, position: int, program_id: int) -> None:

@@ -13,7 +13,7 @@ from pydantic import Field, ValidationError
 
 from coach import registry
 from coach.schemas import StrictModel
-from coach.tools.base import Outcome, ToolContext, ToolSpec, ToolStateError, no_target
+from coach.tools.base import Outcome, ToolContext, ToolSpec, ToolStateError, no_target, worded
 from training.services import athlete_today, profile_for
 
 from ..plan_adjust import MAX_DAYS, MIN_DAYS, PlanAdjustError, lighter_calls, realign_calls
@@ -50,7 +50,7 @@ def _run(ctx: ToolContext, calls) -> Outcome:
             raise ToolStateError(
                 "VALIDATION_ERROR", f"{call.name}: {exc.errors()[0]['msg']}"
             ) from exc
-        outcome = execute(ctx=ctx, args=args)
+        outcome = worded(execute(ctx=ctx, args=args))  # a modify's data, worded as the engine does
         details.extend(outcome.details)
         warnings.extend(outcome.warnings)
         summaries.append(outcome.summary)

@@ -10,7 +10,7 @@ import re
 import time
 from typing import Any
 
-from coach.llm.base import LLMResponse, Pending, Turn, Usage
+from coach.llm.base import LLMResponse, Pending, Turn, Usage, World
 from coach.registry import FAMILIES, REGISTRY, USE_TOOLS
 from coach.toolcalls import ToolCall
 from coach.wording import athlete_words
@@ -18,6 +18,7 @@ from coach.wording import athlete_words
 from .commands import at_once, help_text, parse_command, split_commands
 from .grammar import CommandError, Parsed, with_replies
 from .replies import answer_reply
+from .understand import Understood, nearest, understand
 
 
 def read_tools() -> set[str]:
@@ -98,6 +99,7 @@ class OfflineProvider:
     model = "offline-commands"
     offline = True
     reads_pending = True  # chat.budget passes the open batch as data
+    reads_world = True  # ... and the athlete's context, for the lists of ``understand``
 
     def complete(
         self,
@@ -106,14 +108,21 @@ class OfflineProvider:
         turns: list[Turn],
         tools: list[dict[str, Any]] | None = None,
         pending: Pending | None = None,
+        world: World | None = None,
     ) -> LLMResponse:
         started = time.monotonic()
-        response = self._respond(turns, tools, pending)
+        world = world or World()
+        world.turns = turns
+        response = self._respond(turns, tools, pending, world)
         response.latency_ms = int((time.monotonic() - started) * 1000)
         return response
 
     def _respond(
-        self, turns: list[Turn], tools: list[dict[str, Any]] | None, pending: Pending | None
+        self,
+        turns: list[Turn],
+        tools: list[dict[str, Any]] | None,
+        pending: Pending | None,
+        world: World,
     ) -> LLMResponse:
         if turns and turns[-1].role == "tool":
             trailing: list[Turn] = []
@@ -126,7 +135,7 @@ class OfflineProvider:
                 # The answer of a read tool (``show week 2``): show it as it came, then propose
                 # the changes the same message asked for (``show week 3 and rename ...``).
                 shown = "\n\n".join(t.person_text or t.content for t in trailing)
-                writes = [p for p in self._commands(turns) if p.name not in read_tools()]
+                writes = [p for p in self._commands(turns, world) if p.name not in read_tools()]
                 if writes:
                     return self._proposal(writes, turns, opening=shown)
                 return self._text(with_replies(shown, ["help"]))
@@ -154,29 +163,13 @@ class OfflineProvider:
             message = reply.retry
         if not message or re.fullmatch(r"(help|commands|\?|/help|menu)[.!?]?", message, re.I):
             return self._text(help_text())
-        commands = split_commands(message)
-        parsed: list[Parsed] = []
-        for command in commands:
-            try:
-                result = parse_command(command)
-            except CommandError as exc:
-                return self._text(with_replies(f'I couldn\'t use "{command}": {exc}', ["help"]))
-            if result is None:
-                if len(commands) == 1:
-                    opening = (
-                        "I can't answer questions while I'm offline."
-                        if message.endswith("?") or _looks_like_question(message)
-                        else f'I didn\'t understand "{command}".'
-                    )
-                    return self._text(help_text(opening=opening))
-                return self._text(
-                    with_replies(
-                        f'I didn\'t understand "{command}", so I changed nothing. '
-                        'Type "help" for the commands I know.',
-                        ["help"],
-                    )
-                )
-            parsed.append(result)
+        parsed, problem = self._read(message, world)
+        if isinstance(parsed, Understood):
+            if parsed.ask is not None:
+                return self._text(with_replies(parsed.ask.question, list(parsed.ask.options)))
+            return self._text(with_replies(parsed.problem, ["help"]))
+        if parsed is None:
+            return self._text(self._not_understood(message, problem))
         # ``tools=None`` (a direct call) offers every tool; a list offers those in it and, like a
         # model, the tools of the families its ``use_tools`` can load (called directly).
         allowed = None if tools is None else reachable(tools)
@@ -194,19 +187,53 @@ class OfflineProvider:
             return self._proposal(reads, turns)
         return self._proposal(parsed, turns)
 
-    def _commands(self, turns: list[Turn]) -> list[Parsed]:
-        """The commands of the athlete's last message (already parsed once without an error)."""
-        last = next((t for t in reversed(turns) if t.role == "user"), None)
-        message = "" if last is None else (last.athlete_text or last.content or "")
-        parsed = []
-        for command in split_commands(message.strip()):
+    def _read(self, message: str, world: World) -> tuple[list[Parsed] | Understood | None, str]:
+        """The calls ``message`` asks for: its commands when every part of it is one (the
+        documented syntax), else what ``understand`` makes of it in everyday words; an
+        ``Understood`` holding a question or a problem; or None and, when a command was
+        recognised but unusable, what was wrong with it."""
+        parsed: list[Parsed] = []
+        problem = ""
+        for command in split_commands(message):
             try:
                 result = parse_command(command)
-            except CommandError:
-                return []
-            if result is not None:
-                parsed.append(result)
-        return parsed
+            except CommandError as exc:
+                problem = f'I couldn\'t use "{command}": {exc}'
+                break
+            if result is None:
+                break
+            parsed.append(result)
+        else:
+            if parsed:
+                return parsed, ""
+        understood = understand(message, world)
+        if understood is None:
+            return None, problem
+        if understood.ask is not None or understood.problem:
+            return understood, ""
+        return understood.calls, ""
+
+    def _not_understood(self, message: str, problem: str) -> str:
+        """A command recognised but unusable says what was wrong; anything else gets the nearest
+        things the coach understands as chips, never a guess and never the whole help."""
+        chips = nearest(message)
+        if problem:
+            return with_replies(problem, [*chips[:2], "help"])
+        if message.endswith("?") or _looks_like_question(message):
+            opening = "I can't answer that while I'm offline."
+        else:
+            opening = f'I didn\'t understand "{message}", so I changed nothing.'
+        if chips:
+            return with_replies(f"{opening} Did you mean one of these?", [*chips, "help"])
+        return with_replies(f'{opening} Type "help" to see what I understand.', ["help"])
+
+    def _commands(self, turns: list[Turn], world: World) -> list[Parsed]:
+        """The calls of the athlete's last message (already read once without an error)."""
+        last = next((t for t in reversed(turns) if t.role == "user"), None)
+        message = "" if last is None else (last.athlete_text or last.content or "")
+        world.said.clear()
+        parsed, _ = self._read(message.strip(), world)
+        return parsed if isinstance(parsed, list) else []
 
     def _proposal(
         self, parsed: list[Parsed], turns: list[Turn], *, opening: str = ""

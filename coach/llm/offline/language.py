@@ -1,0 +1,135 @@
+"""What a family declares so that the offline coach understands its tools in everyday words.
+
+A family's ``tools/language.py`` may hold ``LANGUAGE``, a ``Language``: its intents, each a set of
+template sentences in Home Assistant's hassil syntax and a ``build`` that turns the matched slots
+into tool calls (or a question), and the slot lists the templates use::
+
+    Intent(
+        "swap_exercise",
+        ("(change|swap|replace) [my|the] {exercise} (to|with|for) {new_name}",),
+        build=swap,                       # Slots -> Parsed | list[Parsed] | Ask
+        examples=("swap squats for lunges",),
+    )
+
+Template syntax: ``(a|b)`` alternatives, ``[x]`` optional, ``{list}`` a slot, ``<rule>`` an
+expansion rule. A list is one of: ``lists`` (filled at match time from the athlete's data: a
+function of the ``World`` returning ``(words, value)`` pairs, e.g. the program's exercises by the
+names people use), ``values`` (fixed ``(words, value)`` pairs), ``ranges`` (whole numbers, also
+written as words: "three sets of ten"), ``wildcards`` (free text: a new exercise's name). The
+engine adds the lists every family shares (``SHARED``: ``day``, ``when``, ``count``). The matcher
+is ``understand``; nothing here names a family."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from coach import vocabulary
+from coach.llm.base import World
+
+from .grammar import Parsed
+
+
+@dataclass(frozen=True)
+class Ask:
+    """A short question instead of a guess; ``options`` are sentences offered as chips, each
+    understood as it reads when the athlete taps it."""
+
+    question: str
+    options: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Slots:
+    """One match: the slots' values (``values``), the words they matched (``words``), the world,
+    and the words matched (``text``: the question's chips retell them with one candidate)."""
+
+    values: Mapping[str, Any]
+    words: Mapping[str, str]
+    world: World
+    text: str = ""  # the sentence (or clause) matched
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return self.values.get(name, default)
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.values
+
+
+Built = Parsed | list[Parsed] | Ask
+
+
+@dataclass(frozen=True)
+class Intent:
+    """One thing people ask for, in the words they use. ``build`` gets the match and returns the
+    call(s), or an ``Ask`` when the words fit more than one thing; it may raise ``CommandError``
+    to say in words what is missing. ``examples`` are offered as "Did you mean" chips."""
+
+    name: str
+    sentences: tuple[str, ...]
+    build: Callable[[Slots], Built]
+    examples: tuple[str, ...] = ()
+
+
+ListFill = Callable[[World], Sequence[tuple[str, Any]]]
+
+
+@dataclass(frozen=True)
+class Language:
+    intents: tuple[Intent, ...] = ()
+    lists: Mapping[str, ListFill] = field(default_factory=dict)
+    values: Mapping[str, Sequence[tuple[str, Any]]] = field(default_factory=dict)
+    ranges: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+    wildcards: tuple[str, ...] = ()
+    rules: Mapping[str, str] = field(default_factory=dict)
+    crisis: bool = False  # its intents are the crisis path: tried first, whatever else is said
+
+
+# --- what every family shares --------------------------------------------------------------------
+
+
+def _days() -> list[tuple[str, Any]]:
+    pairs: list[tuple[str, Any]] = []
+    for index, name in enumerate(vocabulary.DAY_NAMES):
+        lower = name.lower()
+        for words in {lower, lower + "s", lower[:3], lower[:3] + "."}:
+            pairs.append((words, index))
+    return pairs
+
+
+WHEN = [
+    ("today", "today"),
+    ("tonight", "today"),
+    ("this evening", "today"),
+    ("this morning", "today"),
+    ("tomorrow", "tomorrow"),
+    ("tmrw", "tomorrow"),
+    ("tmr", "tomorrow"),
+    ("yesterday", "yesterday"),
+]
+
+SHARED = Language(
+    values={"day": _days(), "when": WHEN},
+    ranges={"count": (0, 1000)},
+    rules={
+        "the": "[the|my|this|that|our]",
+        "please": "[please|pls|plz]",
+    },
+)
+
+
+def day_of(slots: Slots, world: World) -> datetime.date | None:
+    """The date a ``{day}`` or ``{when}`` slot names in the athlete's current week (a weekday)
+    or relative to today (today, tomorrow, yesterday); None when neither is said."""
+    when = slots.get("when")
+    if when == "today":
+        return world.today
+    if when == "tomorrow":
+        return world.today + datetime.timedelta(days=1)
+    if when == "yesterday":
+        return world.today - datetime.timedelta(days=1)
+    if "day" in slots:
+        return world.weekday(int(slots.get("day")), next_week=bool(slots.get("next_week")))
+    return None

@@ -1,0 +1,253 @@
+"""The offline coach's understanding of everyday sentences: the families' ``LANGUAGE``
+declarations (``language``) compiled once into one hassil grammar, matched against a message with
+the slot lists filled from the athlete's data at match time.
+
+A message is read in this order: the crisis intents first, on the whole message and on each of
+its clauses (whatever else it holds, the crisis path wins); then the message split into clauses
+("swap squats for lunges and make it 4 sets"), used when every clause is understood, each clause
+seeing the calls of the ones before it as what "it" means; then the whole message; then the same
+with misspelt words corrected to the nearest word the grammar knows (rapidfuzz). What is still not
+understood gets the nearest examples (``nearest``), never a guess.
+
+Why hassil: it is the matcher of Home Assistant's local intents, kept by its maintainers, with
+the template syntax people already write (alternatives, optionals, slot lists, expansion rules,
+numbers written as words), and it matches a few hundred templates in milliseconds."""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass, field
+from importlib import import_module
+from typing import Any
+
+from django.apps import apps
+from django.core.exceptions import ImproperlyConfigured
+from django.utils.module_loading import module_has_submodule
+from hassil import Intents, recognize_best
+from hassil.intents import TextSlotList
+from rapidfuzz import fuzz, process
+
+from .grammar import CommandError, Parsed
+from .language import SHARED, Ask, Intent, Language, Slots, World
+
+MAX_MESSAGE = 400  # characters understood; a longer message is not a command
+_CLAUSES = re.compile(
+    r"\s*(?:;|,?\s+and then\s+|,?\s+then\s+|,?\s+and also\s+|,?\s+and\s+|\.\s+)\s*", re.I
+)
+_WORD = re.compile(r"[a-z][a-z'\-]+")
+
+
+@dataclass
+class Understood:
+    """What a message asks for: ``calls`` (one batch), or an ``ask`` (a question with chips), or
+    ``problem`` (a recognised request that can't be made, in words); ``crisis`` when the crisis
+    path matched."""
+
+    calls: list[Parsed] = field(default_factory=list)
+    ask: Ask | None = None
+    problem: str = ""
+    crisis: bool = False
+
+
+@functools.cache
+def languages() -> tuple[Language, ...]:
+    """Every installed app's ``tools.language.LANGUAGE``, in INSTALLED_APPS order."""
+    found = []
+    for config in apps.get_app_configs():
+        if not module_has_submodule(config.module, "tools"):
+            continue
+        tools = import_module(f"{config.name}.tools")
+        if not module_has_submodule(tools, "language"):
+            continue
+        language = getattr(import_module(f"{config.name}.tools.language"), "LANGUAGE", None)
+        if language is not None:
+            found.append(language)
+    return tuple(found)
+
+
+@dataclass(frozen=True)
+class _Grammar:
+    intents: Intents
+    crisis: Intents | None
+    by_name: dict[str, Intent]
+    fills: dict[str, Any]
+    words: frozenset[str]
+    examples: tuple[str, ...]
+
+
+def _declare(target: dict[str, Any], name: str, value: Any, what: str) -> None:
+    if name in target and target[name] != value:
+        raise ImproperlyConfigured(f"Two families declare the offline {what} {name!r}.")
+    target[name] = value
+
+
+@functools.cache
+def grammar() -> _Grammar:
+    lists: dict[str, Any] = {}
+    rules: dict[str, str] = {}
+    fills: dict[str, Any] = {}
+    by_name: dict[str, Intent] = {}
+    normal: dict[str, Any] = {}
+    crisis: dict[str, Any] = {}
+    words: set[str] = set()
+    for language in (SHARED, *languages()):
+        for name, pairs in language.values.items():
+            _declare(lists, name, {"values": [{"in": w, "out": v} for w, v in pairs]}, "list")
+            words.update(word for w, _ in pairs for word in _WORD.findall(w.lower()))
+        for name, (low, high) in language.ranges.items():
+            _declare(lists, name, {"range": {"from": low, "to": high}}, "list")
+        for name in language.wildcards:
+            _declare(lists, name, {"wildcard": True}, "list")
+        for name, fill in language.lists.items():
+            _declare(fills, name, fill, "list")
+            _declare(lists, name, {"values": []}, "list")
+        for name, template in language.rules.items():
+            _declare(rules, name, template, "rule")
+            words.update(_WORD.findall(template.lower()))
+        for intent in language.intents:
+            _declare(by_name, intent.name, intent, "intent")
+            (crisis if language.crisis else normal)[intent.name] = {
+                "data": [{"sentences": list(intent.sentences)}]
+            }
+            for sentence in intent.sentences:
+                words.update(_WORD.findall(re.sub(r"\{\w+\}|<\w+>", " ", sentence.lower())))
+    base = {"language": "en", "lists": lists, "expansion_rules": rules}
+    examples = tuple(e for i in by_name.values() for e in i.examples)
+    return _Grammar(
+        intents=Intents.from_dict({**base, "intents": normal}),
+        crisis=Intents.from_dict({**base, "intents": crisis}) if crisis else None,
+        by_name=by_name,
+        fills=fills,
+        words=frozenset(words),
+        examples=examples,
+    )
+
+
+def _number(value: Any) -> Any:
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+def _filled(world: World) -> dict[str, list[tuple[str, Any]]]:
+    """The lists filled from the athlete's data, once a message."""
+    return world.cached(
+        "filled",
+        lambda: {
+            name: [(w.strip(), v) for w, v in fill(world) if w.strip()]
+            for name, fill in grammar().fills.items()
+        },
+    )
+
+
+def _slot_lists(world: World) -> dict[str, TextSlotList]:
+    return world.cached(
+        "slot_lists",
+        lambda: {
+            name: TextSlotList.from_tuples(pairs, allow_template=False)
+            for name, pairs in _filled(world).items()
+        },
+    )
+
+
+def _match(text: str, intents: Intents, world: World) -> tuple[Intent, Slots] | None:
+    result = recognize_best(text, intents, slot_lists=_slot_lists(world), language="en")
+    if result is None:
+        return None
+    values = {name: _number(entity.value) for name, entity in result.entities.items()}
+    words = {name: str(entity.text).strip() for name, entity in result.entities.items()}
+    for name, value in values.items():
+        if isinstance(value, str):
+            values[name] = value.strip().strip("\"'").strip()
+    return grammar().by_name[result.intent.name], Slots(values, words, world, text)
+
+
+def _build(match: tuple[Intent, Slots]) -> list[Parsed] | Ask:
+    intent, slots = match
+    built = intent.build(slots)
+    if isinstance(built, Ask):
+        return built
+    calls = built if isinstance(built, list) else [built]
+    slots.world.said.extend(calls)
+    return calls
+
+
+def _clean(message: str) -> str:
+    text = message.strip().strip("\"'“”").strip()
+    text = re.sub(r"[’‘`]", "'", text)
+    text = re.sub(r"[“”]", '"', text)
+    return re.sub(r"\s+", " ", text).rstrip(" .!?")
+
+
+def _corrected(text: str, world: World) -> str:
+    """``text`` with each word the grammar doesn't know replaced by the nearest one it knows
+    (similarity ≥ 80, words of four letters or more), the athlete's own names included."""
+    known = set(grammar().words)
+    for pairs in _filled(world).values():
+        for words, _ in pairs:
+            known.update(_WORD.findall(words.lower()))
+    vocabulary = sorted(known)
+
+    def fix(m: re.Match[str]) -> str:
+        word = m.group(0)
+        if len(word) < 4 or word.lower() in known:
+            return word
+        best = process.extractOne(word.lower(), vocabulary, scorer=fuzz.ratio, score_cutoff=80)
+        return best[0] if best else word
+
+    return re.sub(r"[A-Za-z][A-Za-z'\-]+", fix, text)
+
+
+def _attempt(text: str, world: World) -> list[Parsed] | Ask | None:
+    g = grammar()
+    clauses = [c for c in _CLAUSES.split(text) if c.strip()]
+    if len(clauses) > 1:
+        said = len(world.said)
+        built: list[Parsed] = []
+        for clause in clauses:
+            match = _match(clause, g.intents, world)
+            if match is None:
+                break
+            result = _build(match)
+            if isinstance(result, Ask):
+                del world.said[said:]
+                return result
+            built.extend(result)
+        else:
+            return built
+        del world.said[said:]
+    match = _match(text, g.intents, world)
+    return None if match is None else _build(match)
+
+
+def understand(message: str, world: World) -> Understood | None:
+    """What ``message`` asks for, or None when it isn't understood (see the module docstring)."""
+    text = _clean(message)
+    if not text or len(text) > MAX_MESSAGE:
+        return None
+    g = grammar()
+    try:
+        if g.crisis is not None:
+            for part in (text, *_CLAUSES.split(text)):
+                if part.strip() and (match := _match(part, g.crisis, world)):
+                    result = _build(match)
+                    if isinstance(result, Ask):
+                        return Understood(ask=result, crisis=True)
+                    return Understood(calls=result, crisis=True)
+        result = _attempt(text, world)
+        if result is None:
+            fixed = _corrected(text, world)
+            result = _attempt(fixed, world) if fixed != text else None
+    except CommandError as exc:
+        return Understood(problem=str(exc))
+    if result is None:
+        return None
+    if isinstance(result, Ask):
+        return Understood(ask=result)
+    return Understood(calls=result)
+
+
+def nearest(message: str, *, limit: int = 3, extra: tuple[str, ...] = ()) -> list[str]:
+    """The declared examples nearest to ``message`` (the "Did you mean" chips)."""
+    choices = list(dict.fromkeys((*grammar().examples, *extra)))
+    found = process.extract(_clean(message), choices, scorer=fuzz.token_set_ratio, limit=limit)
+    return [choice for choice, score, _ in found if score >= 40]
