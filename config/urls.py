@@ -22,5 +22,6 @@ urlpatterns = [
     path("wellness/", include("wellness.urls")),
     path("", include("library.urls")),
     path("", include("nutrition.urls")),
+    path("", include("media.urls")),
     path("", include("chat.urls")),
 ]

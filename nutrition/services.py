@@ -18,6 +18,7 @@ from django.utils import timezone
 from journal import services as journal
 
 from .aggregation import Line, Step, aggregate
+from .lines import LineReader, ReadLine
 from .models import (
     UNITS,
     GroceryItem,
@@ -29,6 +30,7 @@ from .models import (
 )
 
 MAX_QUANTITY = Decimal("999999")
+__all__ = ["LineReader", "ReadLine"]  # the line reader's types, for the families that use it
 RECIPE_FIELDS = ("title", "ingredients", "instructions", "tags", "rating", "notes")
 
 
@@ -75,6 +77,13 @@ def known_ingredient(name: Any, field: str) -> Ingredient:
             field,
         )
     return ingredient
+
+
+def line_reader() -> LineReader:
+    """Reads printed ingredient lines against the known ingredients (``nutrition.lines``): what
+    another family (a recipe read from a photo) uses to turn text into ``recipe_create``'s lines
+    by the same unit rules and exact names."""
+    return LineReader(Ingredient.objects.values_list("name", flat=True))
 
 
 def recipe_lines(raw: list[dict[str, Any]], field: str = "ingredients") -> list[dict[str, Any]]:

@@ -78,8 +78,8 @@ def tool_names_in(source: str, names: set[str]) -> list[tuple[int, str]]:
     ]
 
 
-def test_the_family_apps_are_the_five_families():
-    assert family_apps() == {"programs", "training", "library", "nutrition", "wellness"}
+def test_the_family_apps_are_the_six_families():
+    assert family_apps() == {"programs", "training", "library", "nutrition", "wellness", "media"}
 
 
 def test_no_module_of_coach_imports_a_family_app_or_chat():

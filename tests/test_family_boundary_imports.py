@@ -117,7 +117,7 @@ def walk() -> tuple[set[str], set[str]]:
 
 
 def test_the_families_are_the_discovered_apps():
-    assert families() == {"programs", "training", "library", "nutrition", "wellness"}
+    assert families() == {"programs", "training", "library", "nutrition", "wellness", "media"}
 
 
 def test_the_walk_sees_the_product_and_tells_each_rule():

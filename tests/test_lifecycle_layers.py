@@ -15,7 +15,7 @@ from tests.factories import ConversationFactory
 from tests.test_module_imports import imported
 
 ROOT = Path(settings.BASE_DIR)
-FAMILIES = {"programs", "training", "library", "nutrition", "wellness"}
+FAMILIES = {"programs", "training", "library", "nutrition", "wellness", "media"}
 
 
 def families_imported(path: Path) -> list[str]:

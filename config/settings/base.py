@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "journal",
     "nutrition",
     "wellness",
+    "media",  # photos read into recipes, the chat's microphone (docs/media.md)
     "inbox",  # the coach's review inbox, messages and notifications (docs/coaching-inbox.md)
     "roster",  # the coach's workspace in the admin: roster and needs-attention flags
 ]

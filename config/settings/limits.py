@@ -70,3 +70,22 @@ CHAT_STREAM_WRITE_TIMEOUT = env_float("CHAT_STREAM_WRITE_TIMEOUT", 10.0)
 # 9999-12-31. Ids in URLs are 64-bit keys (config.params); a larger number is a 404 too.
 URL_DATE_MIN = env_str("URL_DATE_MIN", "2000-01-01")
 URL_DATE_MAX = env_str("URL_DATE_MAX", "2100-12-31")
+
+# --- Photos read for recipes (media/, issue 24) -------------------------------------------------
+# A photo is checked before it is decoded: its bytes (MEDIA_PHOTO_MAX_MB), its type (JPEG, PNG,
+# WebP, GIF's first frame, BMP, TIFF: what Pillow reads from the header) and its pixels
+# (MEDIA_PHOTO_MAX_PIXELS, read from the header; Pillow's own decompression-bomb guard is set to
+# the same number, so a file that lies in its header is refused while decoding). The text is read
+# in the worker, in at most MEDIA_OCR_TIME_LIMIT seconds (then the read fails alone, saying so).
+# One person may send MEDIA_PHOTOS_PER_MINUTE photos a minute and have MEDIA_PHOTOS_AT_ONCE being
+# read at once; a photo past either is refused with the wait, so one person can't fill the queue.
+MEDIA_PHOTO_MAX_MB = env_int("MEDIA_PHOTO_MAX_MB", 8)
+MEDIA_PHOTO_MAX_PIXELS = env_int("MEDIA_PHOTO_MAX_PIXELS", 40_000_000)
+MEDIA_OCR_MAX_SIDE = env_int("MEDIA_OCR_MAX_SIDE", 2000)
+MEDIA_OCR_TIME_LIMIT = env_int("MEDIA_OCR_TIME_LIMIT", 30)
+MEDIA_OCR_THREADS = env_int("MEDIA_OCR_THREADS", 1)
+MEDIA_PHOTOS_PER_MINUTE = env_int("MEDIA_PHOTOS_PER_MINUTE", 6)
+MEDIA_PHOTOS_AT_ONCE = env_int("MEDIA_PHOTOS_AT_ONCE", 2)
+# A transcript the browser made (the chat's microphone) is text like a typed message: at most this
+# many characters reach the model through media_speech_to_text.
+MEDIA_TRANSCRIPT_MAX_CHARS = env_int("MEDIA_TRANSCRIPT_MAX_CHARS", 4000)

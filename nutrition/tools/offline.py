@@ -25,13 +25,10 @@ from typing import Any
 
 from coach.llm.offline.families import Commands
 from coach.llm.offline.grammar import CommandError, Parsed
+from nutrition.lines import FLAGS, LINE
 from nutrition.models import UNITS
 
-FLAGS = re.IGNORECASE
 DATE = r"(\d{4}-\d{2}-\d{2})"
-UNIT = "|".join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True))
-NUMBER = r"(\d+(?:\.\d+)?)"
-LINE = re.compile(rf"{NUMBER}\s+({UNIT})\s+(.+?)(?:\s*\(([^)]*)\))?", FLAGS)
 
 NUTRITION_HELP = [
     ("Recipes (changes nothing)", "recipes tagged dinner / show recipe 3"),

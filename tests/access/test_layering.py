@@ -14,7 +14,7 @@ from access import policy
 from tests.test_module_imports import OUR_APPS, imported, product_modules
 
 ROOT = Path(settings.BASE_DIR)
-FAMILIES = {"programs", "training", "library", "nutrition", "wellness"}
+FAMILIES = {"programs", "training", "library", "nutrition", "wellness", "media"}
 
 
 def imports_of(path: Path) -> list[str]:

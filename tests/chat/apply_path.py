@@ -36,7 +36,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-FAMILIES = ("programs", "training", "library", "nutrition", "wellness")
+FAMILIES = ("programs", "training", "library", "nutrition", "wellness", "media")
 RANKS = {"chat": 0, "engine": 1, "tools": 1, "data": 2, "journal": 3}
 
 

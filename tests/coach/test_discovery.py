@@ -60,7 +60,7 @@ def family_apps() -> set[str]:
 
 
 def test_the_families_are_discovered_from_installed_apps_in_their_order():
-    assert family_apps() == {"programs", "training", "library", "nutrition", "wellness"}
+    assert family_apps() == {"programs", "training", "library", "nutrition", "wellness", "media"}
     assert list(FAMILIES) == [
         "program",
         "schedule",
@@ -68,6 +68,7 @@ def test_the_families_are_discovered_from_installed_apps_in_their_order():
         "library",
         "nutrition",
         "wellness",
+        "media",
         "catalog",
     ]
     assert get_tool("recipe_create").execute.__module__ == "nutrition.tools.writes"

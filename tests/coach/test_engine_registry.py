@@ -87,6 +87,9 @@ READ_TOOLS = {
     # the wellness reads (wellness/tools/reads.py)
     "get_wellness_logs",
     "list_reminders",
+    # the media reads (media/tools/reads.py)
+    "media_ocr_image",
+    "media_speech_to_text",
 }
 ALL_TOOLS = WRITE_TOOLS | READ_TOOLS
 
