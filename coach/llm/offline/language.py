@@ -94,7 +94,7 @@ def _days() -> list[tuple[str, Any]]:
     pairs: list[tuple[str, Any]] = []
     for index, name in enumerate(vocabulary.DAY_NAMES):
         lower = name.lower()
-        for words in {lower, lower + "s", lower[:3], lower[:3] + "."}:
+        for words in {lower, lower + "s", lower + "'s", lower[:3], lower[:3] + "."}:
             pairs.append((words, index))
     return pairs
 
@@ -108,6 +108,10 @@ WHEN = [
     ("tmrw", "tomorrow"),
     ("tmr", "tomorrow"),
     ("yesterday", "yesterday"),
+    ("today's", "today"),
+    ("tonight's", "today"),
+    ("tomorrow's", "tomorrow"),
+    ("yesterday's", "yesterday"),
 ]
 
 SHARED = Language(
