@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import datetime
 import re
-from collections import defaultdict
-from dataclasses import dataclass
+import threading
+from collections import OrderedDict, defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from coach.llm.offline.grammar import CommandError
 from coach.llm.offline.language import Ask, Slots, World, day_of
-from programs.models import Exercise, Session, Week
+from programs.models import Exercise, Program, Session, Week
 
 # Short names people use → the words of the exercise's own name they stand for.
 SYNONYMS = {
@@ -84,6 +86,13 @@ class Plan:
     exercises: tuple[Planned, ...]
     sessions: tuple[Slot, ...]
     weeks: tuple[Span, ...]
+    memo: dict[str, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
+
+    def kept(self, key: str, compute: Callable[[], Any]) -> Any:
+        """``compute()`` once for this state of the program (the lists its names make)."""
+        if key not in self.memo:
+            self.memo[key] = compute()
+        return self.memo[key]
 
     def in_session(self, week: int, session: int) -> list[Planned]:
         return [p for p in self.exercises if p.week == week and p.session == session]
@@ -103,13 +112,33 @@ class Plan:
         return min(later) if later else max((w.week for w in self.weeks), default=1)
 
 
-def plan(world: World) -> Plan:
-    """The conversation's program, read once a message (three queries)."""
+_PLANS: OrderedDict[tuple[Any, ...], Plan] = OrderedDict()
+_KEPT = 32  # programs kept between messages
+_LOCK = threading.Lock()
 
-    def load() -> Plan:
+
+def plan(world: World) -> Plan:
+    """The conversation's program: read once a message (one query for its version), and read in
+    full (three queries) only when it changed since the last message about it."""
+
+    def current() -> Plan:
         program = getattr(world.ctx, "program", None)
         if program is None:
             return Plan((), (), ())
+        row = Program.objects.filter(pk=program.pk).values_list("version", "created_at").first()
+        key = (program.pk, *(row or ()))
+        with _LOCK:
+            if key in _PLANS:
+                _PLANS.move_to_end(key)
+                return _PLANS[key]
+        found = load(program)
+        with _LOCK:
+            _PLANS[key] = found
+            while len(_PLANS) > _KEPT:
+                _PLANS.popitem(last=False)
+        return found
+
+    def load(program: Any) -> Plan:
         exercises = Exercise.objects.filter(session__week__program=program).order_by(
             "session__week__position", "session__position", "position"
         )
@@ -142,7 +171,7 @@ def plan(world: World) -> Plan:
             ),
         )
 
-    return world.cached("programs.plan", load)
+    return world.cached("programs.plan", current)
 
 
 # --- the lists the templates use ------------------------------------------------------------------
@@ -160,7 +189,11 @@ def exercise_names(world: World) -> list[tuple[str, Any]]:
     """Words → the exercise names they may mean (a tuple: more than one is a question). A form of
     an exercise's whole name beats the last word of another's ("deadlifts": Deadlift, not
     Romanian Deadlift too)."""
-    names = sorted({p.name for p in plan(world).exercises})
+    return plan(world).kept("exercise_names", lambda: _exercise_names(plan(world)))
+
+
+def _exercise_names(p: Plan) -> list[tuple[str, Any]]:
+    names = sorted({e.name for e in p.exercises})
     whole: dict[str, set[str]] = defaultdict(set)
     partial: dict[str, set[str]] = defaultdict(set)
     for name in names:

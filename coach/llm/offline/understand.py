@@ -139,13 +139,17 @@ def _filled(world: World) -> dict[str, list[tuple[str, Any]]]:
     )
 
 
+@functools.lru_cache(maxsize=256)
+def _slot_list(pairs: tuple[tuple[str, Any], ...]) -> TextSlotList:
+    """A hassil list of ``pairs``, kept while the athlete's data is unchanged (a list is rebuilt
+    only when its words or values change, so a message pays for its lists once)."""
+    return TextSlotList.from_tuples(pairs, allow_template=False)
+
+
 def _slot_lists(world: World) -> dict[str, TextSlotList]:
     return world.cached(
         "slot_lists",
-        lambda: {
-            name: TextSlotList.from_tuples(pairs, allow_template=False)
-            for name, pairs in _filled(world).items()
-        },
+        lambda: {name: _slot_list(tuple(pairs)) for name, pairs in _filled(world).items()},
     )
 
 
