@@ -51,8 +51,9 @@ class Understood:
 
 
 @functools.cache
-def languages() -> tuple[Language, ...]:
-    """Every installed app's ``tools.language.LANGUAGE``, in INSTALLED_APPS order."""
+def family_languages() -> tuple[tuple[str, Language], ...]:
+    """Every installed app's ``tools.language.LANGUAGE`` with the app's name, in INSTALLED_APPS
+    order."""
     found = []
     for config in apps.get_app_configs():
         if not module_has_submodule(config.module, "tools"):
@@ -62,8 +63,13 @@ def languages() -> tuple[Language, ...]:
             continue
         language = getattr(import_module(f"{config.name}.tools.language"), "LANGUAGE", None)
         if language is not None:
-            found.append(language)
+            found.append((str(config.verbose_name), language))
     return tuple(found)
+
+
+def languages() -> tuple[Language, ...]:
+    """Every installed app's ``tools.language.LANGUAGE``, in INSTALLED_APPS order."""
+    return tuple(language for _, language in family_languages())
 
 
 @dataclass(frozen=True)
