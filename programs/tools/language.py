@@ -191,7 +191,7 @@ LANGUAGE = Language(
         Intent(
             "swap_exercise",
             (
-                f"<ask> {SS} (change|swap|switch|replace|sub|substitute|exchange|trade) <ex> {SS} (to|with|for|into|by) {{new_name}} {SS}",
+                f"<ask> {SS} (change|swap|switch|replace|sub|substitute|exchange|trade) [out] <ex> {SS} (to|with|for|into|by) {{new_name}} {SS}",
                 f"{SS} [i'd rather|i want to|let me|can i|i'll|i will|i'd like to] do {{new_name}} instead of <ex> {SS}",
                 f"instead of <ex> {SS} [i want to|i'd like to|let me|i'll|i will|can i] do {{new_name}} {SS}",
             ),
@@ -201,7 +201,7 @@ LANGUAGE = Language(
         Intent(
             "sets_and_reps",
             (
-                f"<ask> {SS} (make|set|change|do|give me|put|switch|bump|increase|decrease|lower|raise) <ex> {SS} [to|at|as|for] <sr> {SS}",
+                f"<ask> {SS} (make|set|change|do|give me|put|switch|bump|increase|decrease|lower|raise|take|move) <ex> {SS} [up|down] [to|at|as|for] <sr> {SS}",
                 f"<ask> {SS} [do|give me|make it] <sr> (of|on|for|with|in) <ex> {SS}",
                 f"{SS} <ex> {SS} [to|at|for] <sr> {SS} [please]",
                 f"<ask> {SS} (increase|decrease|change|set|bump [up]|raise|lower|up|drop|make|cut) <the> (reps|rep count|repetitions) (on|of|for|in) <ex> {SS} to {{reps}} [reps] {SS}",
@@ -316,6 +316,7 @@ LANGUAGE = Language(
                 f"<ask> {SS} (rename|call|name|retitle) <sessw> {SS} [to|as] {{new_name}}",
                 f"<ask> {SS} change <the> name of <sessw> {SS} to {{new_name}}",
                 f"<ask> {SS} change <sessw> name to {{new_name}}",
+                f"{SS} <sessw> {SS} (should be|will be|is|can be) (called|named|renamed) [to] {{new_name}}",
             ),
             build=pl.rename_session,
             examples=("rename Monday's workout to Leg Day",),
@@ -362,7 +363,7 @@ LANGUAGE = Language(
         Intent(
             "deload_week",
             (
-                "<ask> [add|insert|put|schedule|plan|give me|i need|i want|we need|i'd like] [in] [a|an] {phase_kind} week (after week {week}|at the end [of the (program|plan|block)]|[at the end])",
+                "<ask> [add|insert|put|schedule|plan|give me|i need|i want|we need|i'd like|can i have|can i get|could i have|could i get|can we have|can we add|how about|let's have|lets have] [in] [a|an] {phase_kind} week (after week {week}|at the end [of the (program|plan|block)]|[at the end])",
             ),
             build=pl.deload_week,
             examples=("add a deload week after week 4",),
