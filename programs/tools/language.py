@@ -22,7 +22,8 @@ from coach.llm.offline.language import Built, Intent, Language, Slots
 
 from . import nl_changes as ex
 from . import nl_plan as pl
-from .nl_refs import exercise_names, session_names
+from .nl_data import exercise_names, session_names
+from .nl_words import VALUES
 
 
 def _with(build: Callable[[Slots], Built], **extra: Any) -> Callable[[Slots], Built]:
@@ -33,64 +34,6 @@ def _with(build: Callable[[Slots], Built], **extra: Any) -> Callable[[Slots], Bu
 
     return built
 
-
-ORDINALS = [
-    (w, n)
-    for n, words in enumerate(
-        (
-            ("first", "1st"),
-            ("second", "2nd"),
-            ("third", "3rd"),
-            ("fourth", "4th"),
-            ("fifth", "5th"),
-            ("sixth", "6th"),
-            ("seventh", "7th"),
-            ("eighth", "8th"),
-        ),
-        start=1,
-    )
-    for w in words
-] + [("last", -1), ("final", -1)]
-ENDS = [
-    ("at the end", "end"),
-    ("to the end", "end"),
-    ("to the bottom", "end"),
-    ("at the bottom", "end"),
-    ("last", "end"),
-    ("at the start", "start"),
-    ("to the start", "start"),
-    ("at the beginning", "start"),
-    ("to the beginning", "start"),
-    ("to the top", "start"),
-    ("at the top", "start"),
-    ("to the front", "start"),
-    ("first thing", "start"),
-    ("first", "start"),
-]
-CARDIO = [
-    ("zone 2", "zone2"),
-    ("zone two", "zone2"),
-    ("z2", "zone2"),
-    ("zone2", "zone2"),
-    ("easy", "zone2"),
-    ("aerobic", "zone2"),
-    ("interval", "intervals"),
-    ("intervals", "intervals"),
-    ("hiit", "intervals"),
-    ("sweet spot", "sweetspot"),
-    ("sweetspot", "sweetspot"),
-    ("threshold", "threshold"),
-    ("tempo", "threshold"),
-    ("vo2 max", "vo2max"),
-    ("vo2max", "vo2max"),
-]
-MODALITY = [
-    *((w, "Running") for w in ("run", "running", "jog", "jogging")),
-    *((w, "Cycling") for w in ("ride", "cycling", "bike", "biking", "spin", "cycle")),
-    *((w, "Swimming") for w in ("swim", "swimming")),
-    *((w, "Rowing") for w in ("row", "rowing", "erg")),
-    *((w, "Walking") for w in ("walk", "walking", "hike")),
-]
 
 EX = "(<the> [{day}|{when}|{this_week}|{next_week}] {exercise}|<the> {ordinal} (exercise|one|movement|lift)|exercise [number] {position}|{pronoun})"
 OTHER = "(<the> [{day}|{when}] {other}|<the> {other_ordinal} (exercise|one)|exercise [number] {other_position})"
@@ -117,51 +60,7 @@ LANGUAGE = Language(
         "session_name": session_names,
     },
     wildcards=("new_name", "note", "phase", "reason"),
-    values={
-        "this_week": [("this week", True), ("this week's", True), ("this weeks", True)],
-        "next_week": [("next week", True), ("next week's", True), ("next weeks", True)],
-        "to_next": [("next week", True), ("the next week", True), ("the week after", True)],
-        "this_session": [
-            ("this workout", True),
-            ("this session", True),
-            ("the workout", True),
-            ("the session", True),
-        ],
-        "pronoun": [
-            (w, True)
-            for w in ("it", "that", "that exercise", "this exercise", "them", "those", "that one")
-        ],
-        "ordinal": ORDINALS,
-        "other_ordinal": ORDINALS,
-        "end": ENDS,
-        "side": [("after", "after"), ("before", "before"), ("ahead of", "before")],
-        "unit": ex.UNITS,
-        "rest_unit": ex.SECONDS,
-        "minute_unit": [
-            ("minute", 1),
-            ("minutes", 1),
-            ("min", 1),
-            ("mins", 1),
-            ("hour", 60),
-            ("hours", 60),
-        ],
-        "hour": [("an hour", 60), ("one hour", 60), ("half an hour", 30), ("an hour and a half", 90)],
-        "cardio": CARDIO,
-        "modality": MODALITY,
-        "direction": [
-            ("heavier", 1),
-            ("harder", 1),
-            ("lighter", -1),
-            ("easier", -1),
-        ],
-        "phase_kind": [
-            ("deload", "Deload"),
-            ("recovery", "Recovery"),
-            ("taper", "Taper"),
-            ("testing", "Testing"),
-            ("test", "Testing"),
-        ],
-    },
+    values=VALUES,
     ranges={
         "week": (1, 52),
         "target_week": (1, 52),
@@ -288,7 +187,10 @@ LANGUAGE = Language(
                 f"<ask> {SS} take <ex> out [of <sess>] {SS}",
             ),
             build=ex.remove,
-            examples=("remove the last exercise from Monday's workout", "drop the planks on Monday"),
+            examples=(
+                "remove the last exercise from Monday's workout",
+                "drop the planks on Monday",
+            ),
         ),
         Intent(
             "add_exercise",
@@ -298,7 +200,10 @@ LANGUAGE = Language(
                 f"<ask> {SS} (add|put|throw|include|insert|stick|slot) [in] [some|a|an] [<sr>] {{new_name}} [<sr>] [(at|@) <load>] (to|on|in|into|for) <sess> {SS} [{{side}} <other>] {SS}",
             ),
             build=ex.add,
-            examples=("add bench press after exercise 2 on Monday", "add calf raises at the end of Monday's workout"),
+            examples=(
+                "add bench press after exercise 2 on Monday",
+                "add calf raises at the end of Monday's workout",
+            ),
         ),
         Intent(
             "move_exercise",
@@ -323,7 +228,9 @@ LANGUAGE = Language(
         ),
         Intent(
             "note_session",
-            (f"<ask> {SS} add [a] (note|notes) (to|on|for) <sessw> {SS} [saying|that says|reading] {{note}}",),
+            (
+                f"<ask> {SS} add [a] (note|notes) (to|on|for) <sessw> {SS} [saying|that says|reading] {{note}}",
+            ),
             build=pl.note_session,
         ),
         Intent(

@@ -14,7 +14,8 @@ from typing import Any
 from coach.llm.offline.grammar import DEFAULT_LOAD, CommandError, Parsed
 from coach.llm.offline.language import Ask, Slots
 
-from .nl_refs import Planned, describe_session, exercises_meant, plan, session_meant
+from .nl_data import Planned, plan
+from .nl_refs import describe_session, exercises_meant, session_meant
 
 DEFAULT_SETS, DEFAULT_REPS, DEFAULT_REST = 3, "10", 120
 UNITS = [
@@ -42,7 +43,7 @@ SECONDS = [
 ]
 
 
-def _title(name: str) -> str:
+def new_title(name: str) -> str:
     name = re.sub(r"^(?:some|a|an|the)\s+", "", str(name).strip(), flags=re.I).strip(" \"'")
     if not name:
         raise CommandError('Say which exercise, e.g. "add dips to Wednesday".')
@@ -78,7 +79,7 @@ def load_of(slots: Slots) -> str | None:
 
 
 def swap(slots: Slots) -> list[Parsed] | Ask:
-    new_name = _title(slots.get("new_name", ""))
+    new_name = new_title(slots.get("new_name", ""))
     return _modify(
         exercises_meant(slots, every_week=True),
         lambda e: {"name": new_name},
@@ -150,7 +151,9 @@ def load(slots: Slots) -> list[Parsed] | Ask:
         unit = m.group(2) or "lbs"
         now, jump = float(m.group(1)), (2.5 if unit == "kg" else 5)
         options = tuple(
-            f"put {e.name} at {now + step * k * jump:g} {unit}" for k in (1, 2) if now + step * k * jump > 0
+            f"put {e.name} at {now + step * k * jump:g} {unit}"
+            for k in (1, 2)
+            if now + step * k * jump > 0
         )
         return Ask(f"{e.name} is at {e.load}. How {'heavy' if step > 0 else 'light'}?", options)
     return _modify(found, lambda e: {"targetLoad": target}, "{name} at " + target)
@@ -180,7 +183,10 @@ def remove(slots: Slots) -> list[Parsed] | Ask:
     if len(found) > 1:
         return Ask(
             "Remove it from which workout?",
-            tuple(f"remove {e.name} from {plan(slots.world).slot(e.week, e.session).day or 'week ' + str(e.week)}" for e in found),
+            tuple(
+                f"remove {e.name} from {plan(slots.world).slot(e.week, e.session).day or 'week ' + str(e.week)}"
+                for e in found
+            ),
         )
     return [
         Parsed(
@@ -215,7 +221,7 @@ def add(slots: Slots) -> list[Parsed] | Ask:
     if isinstance(anchor, Ask):
         return anchor
     week, session, position = anchor
-    name = _title(slots.get("new_name", ""))
+    name = new_title(slots.get("new_name", ""))
     exercise = {
         "name": name,
         "reps": str(slots.get("reps", DEFAULT_REPS)),
@@ -228,7 +234,12 @@ def add(slots: Slots) -> list[Parsed] | Ask:
     return [
         Parsed(
             "add_exercise",
-            {"weekNumber": week, "sessionNumber": session, "position": position, "exercise": exercise},
+            {
+                "weekNumber": week,
+                "sessionNumber": session,
+                "position": position,
+                "exercise": exercise,
+            },
             f"week {week}: add {name} {exercise['workingSets']}×{exercise['reps']} to {where}",
         )
     ]
@@ -258,11 +269,18 @@ def move(slots: Slots) -> list[Parsed] | Ask:
         else:
             target = int(slots.get("to_position"))
         if not 1 <= target <= count:
-            raise CommandError(f"That workout has {count} exercises; there is no position {target}.")
+            raise CommandError(
+                f"That workout has {count} exercises; there is no position {target}."
+            )
         calls.append(
             Parsed(
                 "reorder_exercises",
-                {"weekNumber": e.week, "sessionNumber": e.session, "exerciseNumber": e.position, "newPosition": target},
+                {
+                    "weekNumber": e.week,
+                    "sessionNumber": e.session,
+                    "exerciseNumber": e.position,
+                    "newPosition": target,
+                },
                 f"week {e.week}: move {e.name} to position {target}",
             )
         )

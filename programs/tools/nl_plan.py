@@ -14,19 +14,24 @@ from coach import vocabulary
 from coach.llm.offline.grammar import CommandError, Parsed, make_cardio
 from coach.llm.offline.language import Ask, Slots
 
-from .nl_changes import _title
-from .nl_refs import describe_session, named_week, plan, said_day, session_meant
+from .nl_changes import new_title
+from .nl_data import plan
+from .nl_refs import describe_session, named_week, said_day, session_meant
 from .offline_words import cardio_name
 
 
 def rename_session(slots: Slots) -> list[Parsed] | Ask:
     session = session_meant(slots)
     assert session is not None
-    name = _title(slots.get("new_name", ""))
+    name = new_title(slots.get("new_name", ""))
     return [
         Parsed(
             "modify_session",
-            {"weekNumber": session.week, "sessionNumber": session.session, "updates": {"name": name}},
+            {
+                "weekNumber": session.week,
+                "sessionNumber": session.session,
+                "updates": {"name": name},
+            },
             f"week {session.week}: rename {describe_session(session)} to {name}",
         )
     ]
@@ -41,7 +46,11 @@ def note_session(slots: Slots) -> list[Parsed] | Ask:
     return [
         Parsed(
             "modify_session",
-            {"weekNumber": session.week, "sessionNumber": session.session, "updates": {"notes": note}},
+            {
+                "weekNumber": session.week,
+                "sessionNumber": session.session,
+                "updates": {"notes": note},
+            },
             f"week {session.week}: note on {describe_session(session)}: {note}",
         )
     ]
@@ -112,7 +121,11 @@ def rest_day(slots: Slots) -> list[Parsed] | Ask:
     return [
         Parsed(
             "add_session",
-            {"weekNumber": week, "position": "end", "session": {"name": "Rest", "exercises": [], "dayOfWeek": day}},
+            {
+                "weekNumber": week,
+                "position": "end",
+                "session": {"name": "Rest", "exercises": [], "dayOfWeek": day},
+            },
             f"week {week}: make {day} a rest day",
         )
     ]
@@ -128,7 +141,12 @@ def cardio_day(slots: Slots) -> list[Parsed] | Ask:
     else:
         minutes = int(slots.get("minutes")) * int(slots.get("minute_unit") or 1)
     cardio = make_cardio(str(slots.get("cardio", "zone2")), str(minutes), slots.get("modality"))
-    session = {"name": cardio_name(cardio["type"]), "exercises": [], "cardio": cardio, "dayOfWeek": day}
+    session = {
+        "name": cardio_name(cardio["type"]),
+        "exercises": [],
+        "cardio": cardio,
+        "dayOfWeek": day,
+    }
     return [
         Parsed(
             "add_session",
@@ -175,15 +193,27 @@ def deload_week(slots: Slots) -> list[Parsed] | Ask:
         "sessions": sessions or [{"name": f"{phase} Session", "exercises": []}],
     }
     position: int | str = after + 1 if after < len(p.weeks) else "end"
-    return [Parsed("add_week", {"position": position, "weeks": [week]}, f"add a {phase} week after week {after}")]
+    return [
+        Parsed(
+            "add_week",
+            {"position": position, "weeks": [week]},
+            f"add a {phase} week after week {after}",
+        )
+    ]
 
 
 def name_phase(slots: Slots) -> list[Parsed] | Ask:
     week = named_week(slots)
     if week is None:
         raise CommandError('Say which week, e.g. "call week 2 the Intensification phase".')
-    phase = _title(slots.get("phase", ""))
-    return [Parsed("modify_week", {"weekNumber": week, "updates": {"phase": phase}}, f"week {week}: phase {phase}")]
+    phase = new_title(slots.get("phase", ""))
+    return [
+        Parsed(
+            "modify_week",
+            {"weekNumber": week, "updates": {"phase": phase}},
+            f"week {week}: phase {phase}",
+        )
+    ]
 
 
 def show(slots: Slots) -> list[Parsed] | Ask:

@@ -62,9 +62,7 @@ class Command(BaseCommand):
         parser.add_argument("--rounds", type=int, default=1, help="times each sentence is read")
         parser.add_argument("--slowest", type=int, default=0, help="list the N slowest sentences")
 
-    def handle(
-        self, *args: Any, sentences: int, rounds: int, slowest: int, **options: Any
-    ) -> None:
+    def handle(self, *args: Any, sentences: int, rounds: int, slowest: int, **options: Any) -> None:
         self.slowest = slowest
         call_command("migrate", verbosity=0)
         said = eval_sentences()

@@ -187,7 +187,9 @@ def _clean(message: str) -> str:
     text = re.sub(r"[“”]", '"', text)
     # Numbers glued to what they count, as people type them: "4x12", "60kg", "90s", "30-minute".
     text = re.sub(r"\b(\d+)\s*[x×]\s*(\d+)\b", r"\1 x \2", text)
-    text = re.sub(r"\b(\d+(?:\.\d+)?)-?(?!(?:st|nd|rd|th)\b)([a-z]{1,7})\b", r"\1 \2", text, flags=re.I)
+    text = re.sub(
+        r"\b(\d+(?:\.\d+)?)-?(?!(?:st|nd|rd|th)\b)([a-z]{1,7})\b", r"\1 \2", text, flags=re.I
+    )
     return re.sub(r"\s+", " ", text).rstrip(" .!?")
 
 
