@@ -18,6 +18,9 @@ from .nl_data import Planned, plan
 from .nl_refs import describe_session, exercises_meant, session_meant
 
 DEFAULT_SETS, DEFAULT_REPS, DEFAULT_REST = 3, "10", 120
+_NOT_A_NAME = re.compile(
+    r"\b(?:weeks?|sessions?|workouts?|days?|after|before|sets?|reps?|exercises?|rest)\b", re.I
+)
 UNITS = [
     ("kg", "kg"),
     ("kgs", "kg"),
@@ -43,10 +46,15 @@ SECONDS = [
 ]
 
 
-def new_title(name: str) -> str:
+def new_title(name: str, *, exercise: bool = True) -> str:
+    """The new name as typed, capitalised; an exercise's must not hold the program's structure
+    words (a wildcard that swallowed "week 4" is no exercise)."""
     name = re.sub(r"^(?:some|a|an|the)\s+", "", str(name).strip(), flags=re.I).strip(" \"'")
     if not name:
         raise CommandError('Say which exercise, e.g. "add dips to Wednesday".')
+    if exercise and _NOT_A_NAME.search(name):
+        # "add week Deload after week 4": words of the program's structure are no exercise
+        raise CommandError(f"\"{name}\" doesn't read as an exercise's name, so I changed nothing.")
     return name[:1].upper() + name[1:]
 
 

@@ -23,7 +23,7 @@ from .offline_words import cardio_name
 def rename_session(slots: Slots) -> list[Parsed] | Ask:
     session = session_meant(slots)
     assert session is not None
-    name = new_title(slots.get("new_name", ""))
+    name = new_title(slots.get("new_name", ""), exercise=False)
     return [
         Parsed(
             "modify_session",
@@ -206,7 +206,7 @@ def name_phase(slots: Slots) -> list[Parsed] | Ask:
     week = named_week(slots)
     if week is None:
         raise CommandError('Say which week, e.g. "call week 2 the Intensification phase".')
-    phase = new_title(slots.get("phase", ""))
+    phase = new_title(slots.get("phase", ""), exercise=False)
     return [
         Parsed(
             "modify_week",

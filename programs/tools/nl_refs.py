@@ -234,4 +234,3 @@ def exercises_meant(slots: Slots, *, every_week: bool, which: str = "") -> list[
         where = f" on {day}" if day else (f" in week {week}" if week else "")
         raise CommandError(f"{name} isn't planned{where}.")
     return found
-

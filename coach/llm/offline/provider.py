@@ -201,14 +201,16 @@ class OfflineProvider:
                 problem = f'I couldn\'t use "{command}": {exc}'
                 break
             if result is None:
+                if parsed:  # commands, then a part that is none: say which part
+                    problem = f'I didn\'t understand "{command}", so I changed nothing.'
                 break
             parsed.append(result)
         else:
             if parsed:
                 return parsed, ""
         understood = understand(message, world)
-        if understood is None:
-            return None, problem
+        if understood is None or (understood.problem and problem):
+            return None, problem  # a command's own problem says best what to type
         if understood.ask is not None or understood.problem:
             return understood, ""
         return understood.calls, ""
