@@ -12,14 +12,17 @@ import re
 from typing import Any
 
 from coach.llm.offline.grammar import DEFAULT_LOAD, CommandError, Parsed
-from coach.llm.offline.language import Ask, Slots
+from coach.llm.offline.language import Ask, NotMeant, Slots
 
 from .nl_data import Planned, plan
 from .nl_refs import describe_session, exercises_meant, session_meant
 
 DEFAULT_SETS, DEFAULT_REPS, DEFAULT_REST = 3, "10", 120
 _NOT_A_NAME = re.compile(
-    r"\b(?:weeks?|sessions?|workouts?|days?|after|before|sets?|reps?|exercises?|rest)\b", re.I
+    r"\b(?:weeks?|sessions?|workouts?|days?|after|before|sets?|reps?|exercises?|rest|calendar"
+    r"|minutes?|mins?|hours?|run|ride|swim|jog|every|starting|today|tonight|tomorrow"
+    r"|plan|program|library|list|reminder|note|meal|recipe|grocery|groceries)\b",
+    re.I,
 )
 UNITS = [
     ("kg", "kg"),
@@ -54,7 +57,7 @@ def new_title(name: str, *, exercise: bool = True) -> str:
         raise CommandError('Say which exercise, e.g. "add dips to Wednesday".')
     if exercise and _NOT_A_NAME.search(name):
         # "add week Deload after week 4": words of the program's structure are no exercise
-        raise CommandError(f"\"{name}\" doesn't read as an exercise's name, so I changed nothing.")
+        raise NotMeant(name)
     return name[:1].upper() + name[1:]
 
 
@@ -217,19 +220,20 @@ def _anchor(slots: Slots) -> tuple[int, int, int | str] | Ask:
             return Ask(f"{e.name} is in more than one workout: which day?")
         after = slots.get("side") != "before"
         return e.week, e.session, e.position + (1 if after else 0)
-    session = session_meant(slots)
-    assert session is not None
+    session = session_meant(slots, required=False)
+    if session is None:
+        raise NotMeant("add with no workout named or in focus")  # "add rice" is no exercise
     count = len(plan(slots.world).in_session(session.week, session.session))
     where = slots.get("end")
     return session.week, session.session, 1 if where == "start" else ("end" if count else 1)
 
 
 def add(slots: Slots) -> list[Parsed] | Ask:
+    name = new_title(slots.get("new_name", ""))
     anchor = _anchor(slots)
     if isinstance(anchor, Ask):
         return anchor
     week, session, position = anchor
-    name = new_title(slots.get("new_name", ""))
     exercise = {
         "name": name,
         "reps": str(slots.get("reps", DEFAULT_REPS)),

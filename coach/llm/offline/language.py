@@ -32,6 +32,12 @@ from coach.llm.base import World
 from .grammar import Parsed
 
 
+class NotMeant(Exception):
+    """Raised by a ``build``: the words matched its templates but don't mean its intent (a
+    wildcard that took "Leg Day Destroyer on my calendar" for an exercise's name); the matcher
+    tries the next best reading, and without one the message is not understood."""
+
+
 @dataclass(frozen=True)
 class Ask:
     """A short question instead of a guess; ``options`` are sentences offered as chips, each

@@ -24,12 +24,12 @@ from typing import Any
 from django.apps import apps
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.module_loading import module_has_submodule
-from hassil import Intents, recognize_best
+from hassil import Intents, recognize_all
 from hassil.intents import TextSlotList
 from rapidfuzz import fuzz, process
 
 from .grammar import CommandError, Parsed
-from .language import SHARED, Ask, Intent, Language, Slots, World
+from .language import SHARED, Ask, Intent, Language, NotMeant, Slots, World
 
 MAX_MESSAGE = 400  # characters understood; a longer message is not a command
 _CLAUSES = re.compile(
@@ -159,16 +159,29 @@ def _slot_lists(world: World) -> dict[str, TextSlotList]:
     )
 
 
-def _match(text: str, intents: Intents, world: World) -> tuple[Intent, Slots] | None:
-    result = recognize_best(text, intents, slot_lists=_slot_lists(world), language="en")
-    if result is None:
-        return None
-    values = {name: _number(entity.value) for name, entity in result.entities.items()}
-    words = {name: str(entity.text).strip() for name, entity in result.entities.items()}
-    for name, value in values.items():
-        if isinstance(value, str):
-            values[name] = value.strip().strip("\"'").strip()
-    return grammar().by_name[result.intent.name], Slots(values, words, world, text)
+def _score(result: Any) -> tuple[int, int, int]:
+    """hassil's order of matches: fewer wildcards, more literal words, less wildcard text."""
+    wild = [e for e in result.entities_list if e.is_wildcard]
+    return (len(wild), -result.text_chunks_matched, sum(len(e.text or "") for e in wild))
+
+
+def _matches(text: str, intents: Intents, world: World) -> list[tuple[Intent, Slots]]:
+    """Every reading of ``text``, best first (as hassil's ``recognize_best`` ranks them)."""
+    results = sorted(
+        recognize_all(text, intents, slot_lists=_slot_lists(world), language="en"), key=_score
+    )
+    found, seen = [], set()
+    for result in results:
+        values = {name: _number(entity.value) for name, entity in result.entities.items()}
+        words = {name: str(entity.text).strip() for name, entity in result.entities.items()}
+        for name, value in values.items():
+            if isinstance(value, str):
+                values[name] = value.strip().strip("\"'").strip()
+        key = (result.intent.name, repr(sorted(values.items())))
+        if key not in seen:
+            seen.add(key)
+            found.append((grammar().by_name[result.intent.name], Slots(values, words, world, text)))
+    return found
 
 
 def _build(match: tuple[Intent, Slots]) -> list[Parsed] | Ask:
@@ -179,6 +192,17 @@ def _build(match: tuple[Intent, Slots]) -> list[Parsed] | Ask:
     calls = built if isinstance(built, list) else [built]
     slots.world.said.extend(calls)
     return calls
+
+
+def _first(text: str, intents: Intents, world: World) -> list[Parsed] | Ask | None:
+    """The best reading a build accepts (a build raises ``NotMeant`` when the words matched but
+    don't mean its intent: "add Leg Day Destroyer on my calendar" is no exercise to add)."""
+    for match in _matches(text, intents, world):
+        try:
+            return _build(match)
+        except NotMeant:
+            continue
+    return None
 
 
 def _clean(message: str) -> str:
@@ -219,10 +243,9 @@ def _attempt(text: str, world: World) -> list[Parsed] | Ask | None:
         said = len(world.said)
         built: list[Parsed] = []
         for clause in clauses:
-            match = _match(clause, g.intents, world)
-            if match is None:
+            result = _first(clause, g.intents, world)
+            if result is None:
                 break
-            result = _build(match)
             if isinstance(result, Ask):
                 del world.said[said:]
                 return result
@@ -230,8 +253,7 @@ def _attempt(text: str, world: World) -> list[Parsed] | Ask | None:
         else:
             return built
         del world.said[said:]
-    match = _match(text, g.intents, world)
-    return None if match is None else _build(match)
+    return _first(text, g.intents, world)
 
 
 def understand(message: str, world: World) -> Understood | None:
@@ -243,11 +265,10 @@ def understand(message: str, world: World) -> Understood | None:
     try:
         if g.crisis is not None:
             for part in (text, *_CLAUSES.split(text)):
-                if part.strip() and (match := _match(part, g.crisis, world)):
-                    result = _build(match)
-                    if isinstance(result, Ask):
-                        return Understood(ask=result, crisis=True)
-                    return Understood(calls=result, crisis=True)
+                if part.strip() and (crisis := _first(part, g.crisis, world)) is not None:
+                    if isinstance(crisis, Ask):
+                        return Understood(ask=crisis, crisis=True)
+                    return Understood(calls=crisis, crisis=True)
         result = _attempt(text, world)
         if result is None:
             fixed = _corrected(text, world)
