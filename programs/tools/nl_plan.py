@@ -12,7 +12,7 @@ from typing import Any
 
 from coach import vocabulary
 from coach.llm.offline.grammar import CommandError, Parsed, make_cardio
-from coach.llm.offline.language import Ask, Slots
+from coach.llm.offline.language import Ask, Slots, day_of
 
 from .nl_changes import new_title
 from .nl_data import plan
@@ -221,10 +221,14 @@ def show(slots: Slots) -> list[Parsed] | Ask:
     world = slots.world
     p = plan(world)
     week = named_week(slots)
-    if week is None and said_day(slots) is not None:
-        session = session_meant(slots, required=False)
-        week = session.week if session else p.current_week(world.today)
+    day = said_day(slots)
+    if week is None and day is not None:
+        date = day_of(slots, world)
+        week = p.week_of(date) if date is not None else None
     week = week or p.current_week(world.today)
+    if day is not None:
+        args = {"weekNumber": week, "dayOfWeek": day}
+        return [Parsed("get_week", args, f"show {day} of week {week}")]
     return [Parsed("get_week", {"weekNumber": week}, f"show week {week}")]
 
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 import pytest
 
 from coach.llm.offline.understand import family_languages
+from coach.tools.base import ToolContext
 from programs.tools.language import LANGUAGE
+from programs.tools.reads import GetWeekArgs, read_week
 
 from .language_support import build_world, calls, say
 
@@ -216,8 +218,14 @@ def test_a_deload_week_copies_the_weeks_sessions_with_fewer_sets(built):
     assert {e["workingSets"] for s in week["sessions"] for e in s["exercises"]} == {2}
 
 
-def test_what_is_on_a_day_reads_its_week(built):
-    assert calls(say(built, "what's on wednesday?")) == [("get_week", {"weekNumber": 1})]
+def test_what_is_on_a_day_reads_that_day_of_its_week_in_words(built):
+    assert calls(say(built, "what's on wednesday?")) == [
+        ("get_week", {"weekNumber": 1, "dayOfWeek": "Wednesday"})
+    ]
+    ctx = ToolContext(athlete=built.athlete, program=built.program, user=built.athlete)
+    spoken = read_week(ctx=ctx, args=GetWeekArgs(weekNumber=1, dayOfWeek="Wednesday")).spoken
+    assert "Bench Press" in spoken and "Back Squat" not in spoken and "{" not in spoken
+    assert calls(say(built, "show me week 4")) == [("get_week", {"weekNumber": 4})]
 
 
 def test_ambiguous_words_are_a_question_with_each_candidate_as_a_chip(built):
