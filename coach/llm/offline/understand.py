@@ -36,6 +36,36 @@ _CLAUSES = re.compile(
     r"\s*(?:;|,?\s+and then\s+|,?\s+then\s+|,?\s+and also\s+|,?\s+and\s+|\.\s+)\s*", re.I
 )
 _WORD = re.compile(r"[a-z][a-z'\-]+")
+_RULE = re.compile(r"<(\w+)>")
+# Words every intent shares: they say nothing about which one a message means.
+_COMMON = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "my",
+        "me",
+        "i",
+        "to",
+        "on",
+        "of",
+        "in",
+        "for",
+        "at",
+        "is",
+        "it",
+        "and",
+        "or",
+        "with",
+        "this",
+        "that",
+        "can",
+        "you",
+        "please",
+        "pls",
+        "do",
+    ]
+)
 
 
 @dataclass
@@ -80,6 +110,7 @@ class _Grammar:
     fills: dict[str, Any]
     words: frozenset[str]
     examples: tuple[str, ...]
+    intent_words: dict[str, frozenset[str]]  # each intent's literal words (its verbs, mostly)
 
 
 def _declare(target: dict[str, Any], name: str, value: Any, what: str) -> None:
@@ -120,6 +151,16 @@ def grammar() -> _Grammar:
                 words.update(_WORD.findall(re.sub(r"\{\w+\}|<\w+>", " ", sentence.lower())))
     base = {"language": "en", "lists": lists, "expansion_rules": rules}
     examples = tuple(e for i in by_name.values() for e in i.examples)
+    expanded = {
+        name: " ".join(rules.get(r, "") for r in _RULE.findall(" ".join(i.sentences)))
+        for name, i in by_name.items()
+    }
+    intent_words = {
+        name: frozenset(_WORD.findall(re.sub(r"\{\w+\}|<\w+>", " ", " ".join(i.sentences).lower())))
+        - _COMMON
+        | (frozenset(_WORD.findall(expanded[name].lower())) - _COMMON)
+        for name, i in by_name.items()
+    }
     return _Grammar(
         intents=Intents.from_dict({**base, "intents": normal}),
         crisis=Intents.from_dict({**base, "intents": crisis}) if crisis else None,
@@ -127,6 +168,7 @@ def grammar() -> _Grammar:
         fills=fills,
         words=frozenset(words),
         examples=examples,
+        intent_words=intent_words,
     )
 
 
@@ -283,7 +325,26 @@ def understand(message: str, world: World) -> Understood | None:
 
 
 def nearest(message: str, *, limit: int = 3, extra: tuple[str, ...] = ()) -> list[str]:
-    """The declared examples nearest to ``message`` (the "Did you mean" chips)."""
-    choices = list(dict.fromkeys((*grammar().examples, *extra)))
-    found = process.extract(_clean(message), choices, scorer=fuzz.token_set_ratio, limit=limit)
-    return [choice for choice, score, _ in found if score >= 40]
+    """The declared examples nearest to ``message`` (the "Did you mean" chips): each intent's
+    example closest in words, scored also by how many of the message's words are the intent's
+    own (its verbs: "replace squat" is nearer "swap squats for lunges" than "fewer reps on
+    squats"), one chip per intent; then ``extra`` (the commands' examples) by words alone."""
+    g = grammar()
+    text = _clean(message).lower()
+    said = set(_WORD.findall(text)) - _COMMON
+    scored: list[tuple[float, str]] = []
+    for name, intent in g.by_name.items():
+        if not intent.examples:
+            continue
+        found = process.extractOne(text, intent.examples, scorer=fuzz.token_set_ratio)
+        shared = len(said & g.intent_words[name]) / max(1, len(said))
+        scored.append((0.7 * found[1] + 30 * shared, found[0]))
+    for example in extra:
+        scored.append((0.7 * fuzz.token_set_ratio(text, example), example))
+    scored.sort(key=lambda pair: -pair[0])
+    ranked = list(dict.fromkeys(example for _, example in scored))
+    best = {example: score for score, example in reversed(scored)}
+    chips = [example for example in ranked if best[example] >= 35][:limit]
+    if len(chips) == 1:  # a second, near enough, to choose between
+        chips += [example for example in ranked[1:2] if best[example] >= 25]
+    return chips
