@@ -71,7 +71,7 @@ Built = Parsed | list[Parsed] | Ask
 class Intent:
     """One thing people ask for, in the words they use. ``build`` gets the match and returns the
     call(s), or an ``Ask`` when the words fit more than one thing; it may raise ``CommandError``
-    to say in words what is missing. ``examples`` are offered as "Did you mean" chips."""
+    to say in words what is missing, or ``NotMeant`` when the words don't mean this intent. ``examples`` are offered as "Did you mean" chips."""
 
     name: str
     sentences: tuple[str, ...]

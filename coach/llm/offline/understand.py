@@ -6,8 +6,11 @@ A message is read in this order: the crisis intents first, on the whole message 
 its clauses (whatever else it holds, the crisis path wins); then the message split into clauses
 ("swap squats for lunges and make it 4 sets"), used when every clause is understood, each clause
 seeing the calls of the ones before it as what "it" means; then the whole message; then the same
-with misspelt words corrected to the nearest word the grammar knows (rapidfuzz). What is still not
-understood gets the nearest examples (``nearest``), never a guess.
+with misspelt words corrected to the nearest word the grammar knows (rapidfuzz). Each reading is
+tried best first (hassil's order: fewer wildcards, more literal words); a build that finds the
+words don't mean its intent raises ``NotMeant`` and the next reading is tried. Numbers glued to
+their unit ("4x12", "60kg", "30-minute") are parted first. What is still not understood gets the
+nearest examples (``nearest``), never a guess.
 
 Why hassil: it is the matcher of Home Assistant's local intents, kept by its maintainers, with
 the template syntax people already write (alternatives, optionals, slot lists, expansion rules,
