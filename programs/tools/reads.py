@@ -55,8 +55,8 @@ SPECS = [
             else "Looking at your program…"
         ),
         description=(
-            "Read one week in full (sessions, exercises, cardio, notes); without weekNumber, the "
-            "week around today; with dayOfWeek, only that day's sessions. Changes nothing."
+            "Read one week in full (sessions, exercises, cardio, notes); no weekNumber: this "
+            "week; dayOfWeek: that day only."
         ),
         args_model=GetWeekArgs,
         kind="read",
