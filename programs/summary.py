@@ -243,10 +243,12 @@ def week_lines(
     today: datetime.date,
     label: Callable[[Week], str] | None = None,
     q: Quote = quote,
+    day: str | None = None,
 ) -> list[str]:
     """Every session of ``weeks`` with its exercises and cardio, user text quoted (two queries
     whatever the number of weeks). Used by the summary and by the ``get_week`` read tool; with
-    ``q=plain``, for a person (user text as written)."""
+    ``q=plain``, for a person (user text as written); with ``day`` ("Wednesday"), only that day's
+    sessions."""
     sessions = (
         Session.objects.filter(week__in=weeks)
         .select_related("cardio")
@@ -266,7 +268,11 @@ def week_lines(
         if week.description:
             lines.append(f"  description: {q(week.description)}")
         week_sessions = by_week.get(week.pk, [])
-        if not week_sessions:
+        if day is not None:
+            week_sessions = [s for s in week_sessions if s.day_of_week.lower() == day.lower()]
+            if not week_sessions:
+                lines.append(f"  nothing planned on {day}")
+        if not week_sessions and day is None:
             lines.append("  no sessions")
         for session in week_sessions:
             lines.extend(_session_lines(session, today, q))

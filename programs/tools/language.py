@@ -1,206 +1,300 @@
-"""The program family in everyday words (``coach.llm.offline.language``): the athlete's exercises
-by the names people use, and the sentences that change them.
+"""The program family in everyday words (``coach.llm.offline.language``): the sentences people
+type about their program, as hassil templates, and the lists they use.
 
-An exercise is named as people say it: its name in any case, singular or plural, with or without
-its hyphen ("push ups", "pushups"), its last word alone when only one exercise has it ("squats"
-for Back Squat), and the common short names (``SYNONYMS``: bench, RDL, OHP, pull-ups/chin-ups).
-A word that fits several exercises ("press") is a question with the candidates as chips, never a
-guess. Without a week, a change applies from the current week on, wherever the exercise is
-planned; "this week", "week 4", "on Monday" or "today" narrow it."""
+References (``nl_refs``): an exercise by the name people use (any case, singular or plural, with
+or without its hyphen, its last word alone when only one exercise has it, the common short names:
+bench, RDL, OHP, pull-ups/chin-ups), by position ("the second exercise", "exercise 2", "the last
+one") or by pronoun ("it", "that exercise": the one just changed); a session by weekday
+("Monday's workout"), "today"/"tomorrow", its name ("the upper body day") or "this workout"; a
+week by "this week", "next week" or "week 4". A word that fits several exercises ("press") is a
+question with the candidates as chips, never a guess.
+
+The changes (``nl_changes``: exercises; ``nl_plan``: sessions, weeks and reads) say what they do
+when the athlete names no week."""
 
 from __future__ import annotations
 
-import datetime
-import re
-from collections import defaultdict
-from collections.abc import Sequence
-from dataclasses import dataclass
+import dataclasses
+from collections.abc import Callable
 from typing import Any
 
-from coach.llm.offline.grammar import CommandError, Parsed
-from coach.llm.offline.language import Ask, Intent, Language, Slots, World, day_of
-from programs.models import Exercise
+from coach.llm.offline.language import Built, Intent, Language, Slots
 
-# Short names people use → words of the exercise's own name they stand for.
-SYNONYMS = {
-    "bench": "bench press",
-    "rdl": "romanian deadlift",
-    "rdls": "romanian deadlift",
-    "ohp": "overhead press",
-    "military press": "overhead press",
-    "shoulder press": "overhead press",
-    "pull ups": "pull-up",
-    "pullups": "pull-up",
-    "pull up": "pull-up",
-    "chin ups": "pull-up",
-    "chin-ups": "pull-up",
-    "chinups": "pull-up",
-    "squat": "back squat",
-    "squats": "back squat",
-    "deads": "deadlift",
-    "farmers walk": "farmer carry",
-    "farmer's walk": "farmer carry",
-    "farmers carry": "farmer carry",
-    "farmer's carry": "farmer carry",
-    "rows": "barbell row",
-}
+from . import nl_changes as ex
+from . import nl_plan as pl
+from .nl_data import exercise_names, session_names
+from .nl_words import VALUES
 
 
-@dataclass(frozen=True)
-class Planned:
-    week: int
-    session: int
-    position: int
-    name: str
-    start: datetime.date
-    end: datetime.date
-    day: str
+def _with(build: Callable[[Slots], Built], **extra: Any) -> Callable[[Slots], Built]:
+    """``build`` with fixed slot values (``more_sets=1`` for "one more set")."""
+
+    def built(slots: Slots) -> Built:
+        return build(dataclasses.replace(slots, values={**extra, **slots.values}))
+
+    return built
 
 
-def planned(world: World) -> list[Planned]:
-    """Every exercise of the conversation's program, in order (once a message)."""
-
-    def load() -> list[Planned]:
-        program = getattr(world.ctx, "program", None)
-        if program is None:
-            return []
-        rows = (
-            Exercise.objects.filter(session__week__program=program)
-            .order_by("session__week__position", "session__position", "position")
-            .values_list(
-                "session__week__position",
-                "session__position",
-                "position",
-                "name",
-                "session__week__start_date",
-                "session__week__end_date",
-                "session__day_of_week",
-            )
-        )
-        return [Planned(*row) for row in rows]
-
-    return world.cached("programs.planned", load)
-
-
-def _forms(name: str) -> set[str]:
-    base = name.lower().strip()
-    forms = {base, base.replace("-", " "), base.replace("-", "")}
-    for form in list(forms):
-        forms.add(form[:-1] if form.endswith("s") else form + "s")
-    return {f for f in forms if f}
-
-
-def exercise_names(world: World) -> list[tuple[str, Any]]:
-    """Words → the exercise names they may mean (a tuple: more than one is a question)."""
-    names = sorted({p.name for p in planned(world)})
-    meaning: dict[str, set[str]] = defaultdict(set)
-    for name in names:
-        for form in _forms(name):
-            meaning[form].add(name)
-        words = name.lower().replace("-", " ").split()
-        if len(words) > 1:
-            for form in _forms(words[-1]):
-                meaning.setdefault(form, set()).add(name)
-    lowered = {n.lower(): n for n in names}
-    for short, full in SYNONYMS.items():
-        if full in lowered and short not in meaning:
-            meaning[short].add(lowered[full])
-    return [(words, tuple(sorted(found))) for words, found in meaning.items()]
-
-
-def weeks_meant(slots: Slots, world: World) -> tuple[Sequence[int] | None, str | None]:
-    """The weeks a sentence names (None: from the current week on) and the weekday, if any."""
-    rows = planned(world)
-    if "week" in slots:
-        return [int(slots.get("week"))], None
-    date = day_of(slots, world)
-    if date is not None:
-        week = next((p.week for p in rows if p.start <= date <= p.end), None)
-        if week is None:
-            raise CommandError(f"Your program has no week on {date:%A %-d %B}.")
-        return [week], date.strftime("%A")
-    if slots.get("this_week"):
-        week = next((p.week for p in rows if p.start <= world.today <= p.end), None)
-        return ([week] if week else [min((p.week for p in rows), default=1)]), None
-    current = [p.week for p in rows if p.end >= world.today]
-    first = min(current) if current else min((p.week for p in rows), default=1)
-    return [w for w in sorted({p.week for p in rows}) if w >= first], None
-
-
-def occurrences(slots: Slots, name_slot: str = "exercise") -> list[Planned] | Ask:
-    world = slots.world
-    names = slots.get(name_slot) or ()
-    said = slots.words.get(name_slot, "")
-    if len(names) > 1:
-        return Ask(
-            f'Which one do you mean by "{said}"? ' + ", ".join(names[:-1]) + f" or {names[-1]}?",
-            tuple(_retold(slots, name_slot, n) for n in names),
-        )
-    weeks, day = weeks_meant(slots, world)
-    found = [
-        p
-        for p in planned(world)
-        if p.name == names[0]
-        and (weeks is None or p.week in weeks)
-        and (day is None or p.day.lower() == day.lower())
-    ]
-    if not found:
-        where = f" on {day}" if day else ""
-        raise CommandError(f"{names[0]} isn't planned{where} in the weeks you meant.")
-    return found
-
-
-def _retold(slots: Slots, name_slot: str, name: str) -> str:
-    """The athlete's sentence with the ambiguous words replaced by one candidate's name."""
-    text = slots.text
-    said = slots.words.get(name_slot, "")
-    if text and said:
-        return re.sub(re.escape(said), name, text, count=1, flags=re.I)
-    return name
-
-
-def _swap(slots: Slots) -> list[Parsed] | Ask:
-    found = occurrences(slots)
-    if isinstance(found, Ask):
-        return found
-    new_name = str(slots.get("new_name")).strip()
-    if not new_name:
-        raise CommandError('Say what to change it to, e.g. "swap squats for lunges".')
-    new_name = new_name[:1].upper() + new_name[1:]
-    return [
-        Parsed(
-            "modify_exercise",
-            {
-                "weekNumber": p.week,
-                "sessionNumber": p.session,
-                "exerciseNumber": p.position,
-                "updates": {"name": new_name},
-            },
-            f"week {p.week}: change {p.name} to {new_name}",
-        )
-        for p in found
-    ]
-
+EX = "(<the> [{day}|{when}|{this_week}|{next_week}] {exercise}|<the> {ordinal} (exercise|one|movement|lift)|exercise [number] {position}|{pronoun})"
+OTHER = "(<the> [{day}|{when}] {other}|<the> {other_ordinal} (exercise|one)|exercise [number] {other_position})"
+SESS = (
+    "(<the> ({day}|{when}|{session_name}) [workout|session|training|day|lift|one]"
+    "|{this_session}|<the> {day})"
+)
+SESSW = "(<the> ({day}|{when}|{session_name}) (workout|session|training|day|lift)|{this_session}|{day}'s)"
+WHERE = (
+    "((on|for|from|in|into|to|of|at) " + SESS + "|{this_week}|{next_week}|{when}"
+    "|[(in|for|of|on|during)] week {week}|(this|next) {day})"
+)
+SR = (
+    "({sets} sets (of|x|by|with) {reps} [reps]|{sets} x {reps} [reps]|{sets} by {reps}"
+    "|{sets} sets|{reps} reps|{sets} sets and {reps} reps)"
+)
+WK = "({this_week}|{next_week}|[(in|for|of|on)] week {week})"
+SS = "[<where>] [<where>]"
 
 LANGUAGE = Language(
-    lists={"exercise": exercise_names},
-    wildcards=("new_name",),
-    values={"this_week": [("this week", True), ("this week's", True), ("for this week", True)]},
-    ranges={"week": (1, 52)},
+    lists={
+        "exercise": exercise_names,
+        "other": exercise_names,
+        "session_name": session_names,
+    },
+    wildcards=("new_name", "note", "phase", "reason"),
+    values=VALUES,
+    ranges={
+        "week": (1, 52),
+        "target_week": (1, 52),
+        "position": (1, 30),
+        "other_position": (1, 30),
+        "to_position": (1, 30),
+        "sets": (0, 20),
+        "reps": (1, 100),
+        "times": (1, 5),
+        "load": (1, 1500),
+        "rest": (0, 900),
+        "minutes": (1, 600),
+    },
     rules={
-        "scope": "[({this_week}|in week {week}|for week {week}|on {day}|{when})]",
+        "ask": "[please|pls|can you|could you|would you|can u|i want to|i'd like to|i wanna|let's|lets|i need to|we need to|go ahead and] [please]",
+        "ex": EX,
+        "other": OTHER,
+        "sess": SESS,
+        "sessw": SESSW,
+        "where": WHERE,
+        "sr": SR,
+        "wk": WK,
+        "load": "{load} {unit}",
+        "rest": "{rest} {rest_unit}",
     },
     intents=(
         Intent(
             "swap_exercise",
             (
-                "[<please>] (change|swap|switch|replace|sub|substitute) <the> {exercise} (to|with|for|into) {new_name} [<scope>]",
-                "[<please>] (change|swap|switch|replace|sub|substitute) <the> {exercise} [<scope>] (to|with|for|into) {new_name}",
-                "[i'd rather|i want to|let me|can i|i'll] do {new_name} instead of <the> {exercise} [<scope>]",
-                "instead of <the> {exercise} [<scope>] [i want to|i'd like to|let me|i'll] do {new_name}",
+                f"<ask> {SS} (change|swap|switch|replace|sub|substitute|exchange|trade) [out] <ex> {SS} (to|with|for|into|by) {{new_name}} {SS}",
+                f"{SS} [i'd rather|i want to|let me|can i|i'll|i will|i'd like to] do {{new_name}} instead of <ex> {SS}",
+                f"instead of <ex> {SS} [i want to|i'd like to|let me|i'll|i will|can i] do {{new_name}} {SS}",
             ),
-            build=_swap,
+            build=ex.swap,
             examples=("swap squats for lunges", "change bench press to dumbbell press this week"),
+        ),
+        Intent(
+            "sets_and_reps",
+            (
+                f"<ask> {SS} (make|set|change|do|give me|put|switch|bump|increase|decrease|lower|raise|take|move) <ex> {SS} [up|down] [to|at|as|for] <sr> {SS}",
+                f"<ask> {SS} [do|give me|make it] <sr> (of|on|for|with|in) <ex> {SS}",
+                f"{SS} <ex> {SS} [to|at|for] <sr> {SS} [please]",
+                f"<ask> {SS} (increase|decrease|change|set|bump [up]|raise|lower|up|drop|make|cut) <the> (reps|rep count|repetitions) (on|of|for|in) <ex> {SS} to {{reps}} [reps] {SS}",
+                f"<ask> {SS} (increase|decrease|change|set|bump [up]|raise|lower|up|drop|make|cut) <ex> {SS} reps to {{reps}} {SS}",
+                f"<ask> (increase|decrease|change|set|bump [up]|raise|lower|up|drop|make|cut) [the] reps to {{reps}} [(on|for|of) <ex>] {SS}",
+                f"<ask> (increase|decrease|change|set|bump [up]|raise|lower|up|drop|make|cut) [the] sets to {{sets}} [(on|for|of) <ex>] {SS}",
+            ),
+            build=ex.volume,
+            examples=("make bench press three sets of ten", "increase the reps on leg press to 12"),
+        ),
+        Intent(
+            "one_more_set",
+            (
+                f"<ask> {SS} (add|do|give me|throw in) [a|one|an extra|another|{{times}}] [more|extra] (set|sets) (to|of|on|for) <ex> {SS}",
+                f"{SS} (one more|another|an extra|{{times}} more|{{times}} extra) (set|sets) (of|on|for|to) <ex> {SS}",
+            ),
+            build=_with(ex.volume, more_sets=1),
+            examples=("add a set to barbell rows on Wednesday",),
+        ),
+        Intent(
+            "one_less_set",
+            (
+                f"<ask> {SS} (drop|remove|take away|take off|cut|lose|subtract) [a|one|{{times}}] (set|sets) (from|of|on|for) <ex> {SS}",
+                f"{SS} (one less|one fewer|{{times}} fewer|{{times}} less) (set|sets) (of|on|for) <ex> {SS}",
+            ),
+            build=_with(ex.volume, more_sets=-1),
+            examples=("drop a set from Friday's deadlifts",),
+        ),
+        Intent(
+            "more_reps",
+            (f"<ask> {SS} [do|add|give me] (more|extra) reps (on|for|of|to) <ex> {SS}",),
+            build=_with(ex.volume, more_reps=2),
+        ),
+        Intent(
+            "fewer_reps",
+            (f"<ask> {SS} [do|give me] (fewer|less) reps (on|for|of) <ex> {SS}",),
+            build=_with(ex.volume, more_reps=-2),
+            examples=("fewer reps on squats",),
+        ),
+        Intent(
+            "warmup_sets",
+            (
+                f"<ask> {SS} [do|add|give me|make it|i want] {{sets}} (warm up|warmup|warm-up) sets (for|on|of|to|before) <ex> {SS}",
+                f"<ask> {SS} (make|set|change) <the> (warm up|warmup|warm-up) sets (on|of|for) <ex> {SS} [to] {{sets}} {SS}",
+            ),
+            build=ex.warmups,
+        ),
+        Intent(
+            "load",
+            (
+                f"<ask> {SS} (put|set|make|change|bump|increase|raise|drop|lower|load|take) <ex> {SS} (at|to|with|up to|down to) <load> {SS}",
+                f"<ask> {SS} (make|go) <ex> {{direction}} {SS} [at|to|with] [<load>] {SS}",
+                f"<ask> {SS} go {{direction}} (on|with|for) <ex> {SS} [at|to|with] [<load>] {SS}",
+                f"<ask> {SS} make (it|that|them|this) {{direction}} {SS} [at|to] [<load>]",
+                f"<ask> {SS} (use|do|lift|load) <load> (on|for) <ex> {SS}",
+            ),
+            build=ex.load,
+            examples=("put Monday's squats at 225 lbs", "make the overhead press heavier"),
+        ),
+        Intent(
+            "rest",
+            (
+                f"<ask> {SS} rest <rest> [between sets] [(on|for|of|in|with) [sets of] <ex>] {SS}",
+                f"<ask> {SS} (give me|set|make|use|take|i want) <rest> [of] rest (on|for|between|in|with) [sets of] <ex> {SS}",
+                f"<ask> {SS} (set|change|make|increase|decrease|cut|shorten|lengthen) <the> rest (on|for|of|between sets of) <ex> {SS} to <rest> {SS}",
+            ),
+            build=ex.rest,
+            examples=("rest 90 seconds between sets of bench",),
+        ),
+        Intent(
+            "skip_exercise",
+            (
+                f"<ask> {SS} skip <ex> {SS} [{{reason}}]",
+                f"i (can't|cannot|can not|won't|will not|don't want to|couldn't) do <ex> {SS} [so] [please] skip (it|that|that exercise|them|those|this exercise) {SS}",
+                f"{SS} skip (it|that|that exercise|them|those) {SS} i (can't|cannot|can not) do <ex> {SS}",
+            ),
+            build=ex.skip,
+            examples=("I can't do squats today, skip that exercise",),
+        ),
+        Intent(
+            "remove_exercise",
+            (
+                f"<ask> {SS} (remove|drop|delete|take out|get rid of|cut|ditch|scrap|lose|bin) <ex> {SS}",
+                f"<ask> {SS} take <ex> out [of <sess>] {SS}",
+            ),
+            build=ex.remove,
+            examples=(
+                "remove the last exercise from Monday's workout",
+                "drop the planks on Monday",
+            ),
+        ),
+        Intent(
+            "add_exercise",
+            (
+                f"<ask> {SS} (add|put|throw|include|insert|stick|slot) [in] [some|a|an] [<sr>] {{new_name}} [<sr>] [(at|@) <load>] {SS} [{{side}} <other>] [{{end}}] {SS}",
+                f"<ask> {SS} (add|put|throw|include|insert|stick|slot) [in] [some|a|an] [<sr>] {{new_name}} [<sr>] [(at|@) <load>] {{end}} (of|on|in|to) <sess> {SS}",
+                f"<ask> {SS} (add|put|throw|include|insert|stick|slot) [in] [some|a|an] [<sr>] {{new_name}} [<sr>] [(at|@) <load>] (to|on|in|into|for) <sess> {SS} [{{side}} <other>] {SS}",
+            ),
+            build=ex.add,
+            examples=(
+                "add bench press after exercise 2 on Monday",
+                "add calf raises at the end of Monday's workout",
+            ),
+        ),
+        Intent(
+            "move_exercise",
+            (
+                f"<ask> {SS} (move|put|shift|bring) <ex> {SS} {{end}} [(of|on|in) <sess>] {SS}",
+                f"<ask> {SS} (move|put|shift) <ex> {SS} to (position|number|spot|slot) {{to_position}} {SS}",
+                f"<ask> {SS} [i want to|i'd rather|let's|lets|i'd like to] (do|move|put|have) <ex> {{side}} <other> {SS}",
+            ),
+            build=ex.move,
+            examples=("move planks to the start of Monday's workout",),
+        ),
+        Intent(
+            "rename_session",
+            (
+                f"<ask> {SS} (rename|call|name|retitle) <sessw> {SS} [to|as] {{new_name}}",
+                f"<ask> {SS} change <the> name of <sessw> {SS} to {{new_name}}",
+                f"<ask> {SS} change <sessw> name to {{new_name}}",
+                f"{SS} <sessw> {SS} (should be|will be|is|can be) (called|named|renamed) [to] {{new_name}}",
+            ),
+            build=pl.rename_session,
+            examples=("rename Monday's workout to Leg Day",),
+        ),
+        Intent(
+            "note_session",
+            (
+                f"<ask> {SS} add [a] (note|notes) (to|on|for) <sessw> {SS} [saying|that says|reading] {{note}}",
+            ),
+            build=pl.note_session,
+        ),
+        Intent(
+            "remove_session",
+            (f"<ask> {SS} (delete|remove|cancel|drop|scrap|get rid of) <sessw> {SS}",),
+            build=pl.remove_session,
+            examples=("delete Friday's workout this week",),
+        ),
+        Intent(
+            "copy_session",
+            (
+                f"<ask> {SS} (copy|duplicate|repeat) <sessw> {SS} (to|into|for|in|onto) ({{to_next}}|week {{target_week}})",
+            ),
+            build=pl.copy_session,
+            examples=("copy Monday's workout to next week",),
+        ),
+        Intent(
+            "rest_day",
+            (
+                "<ask> [<wk>] make {day} [<wk>] [a|an] (rest|off|recovery) day [<wk>]",
+                "<ask> [<wk>] (put|add|schedule|give me|take|plan) [a|an] (rest|off|recovery) day (on|for) {day} [<wk>]",
+                "[i'll|i will|i want to|let me|i'd like to|i'm going to] take {day} off [<wk>]",
+                "{day} (is|should be|will be) [a] rest day [<wk>]",
+            ),
+            build=pl.rest_day,
+            examples=("make Sunday a rest day",),
+        ),
+        Intent(
+            "cardio_day",
+            (
+                "<ask> [<wk>] [add|put|schedule|do|plan|give me] [a|an] ({minutes} [-] {minute_unit}|{hour}) [long] [of] {cardio} [cardio] [{modality}] [cardio] [day|session|workout] (on|for) {day} [<wk>]",
+                "<ask> [<wk>] [add|put|schedule|do|plan|give me] [a|an] {cardio} [cardio] [{modality}] [day|session|workout] [of] ({minutes} {minute_unit}|{hour}) (on|for) {day} [<wk>]",
+            ),
+            build=pl.cardio_day,
+            examples=("add a 30-minute zone 2 cardio day on Saturday",),
+        ),
+        Intent(
+            "deload_week",
+            (
+                "<ask> [add|insert|put|schedule|plan|give me|i need|i want|we need|i'd like|can i have|can i get|could i have|could i get|can we have|can we add|how about|let's have|lets have] [in] [a|an] {phase_kind} week (after week {week}|at the end [of the (program|plan|block)]|[at the end])",
+            ),
+            build=pl.deload_week,
+            examples=("add a deload week after week 4",),
+        ),
+        Intent(
+            "week_phase",
+            (
+                "<ask> (call|rename|name|make|set|label|mark) week {week} [as|to] [the|a|an] {phase} [phase|block]",
+                "<ask> (set|change|make) week {week} phase to {phase}",
+                "<ask> (set|change|make) <the> phase of week {week} to {phase}",
+            ),
+            build=pl.name_phase,
+            examples=("call week 2 the Intensification phase",),
+        ),
+        Intent(
+            "show_plan",
+            (
+                "(what's|what is|whats|what've i got|what have i got|what do i have|what am i doing) [on|planned|planned for|scheduled|scheduled for|for|happening] [<the>] ({day}|{when}) [workout|session] [<wk>]",
+                "(what's|what is|whats) [in|on] (week {week}|{this_week}|{next_week}) [look like]",
+                "(show|give|tell) [me] [<the>] (week {week}|{this_week}|{next_week}|{day}|{when}) [plan|workout|session|program]",
+                "what does ({day}|{when}|week {week}|{next_week}|{this_week}) look like",
+            ),
+            build=pl.show,
+            examples=("what's on Wednesday?", "show me week 4"),
         ),
     ),
 )

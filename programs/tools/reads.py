@@ -8,9 +8,10 @@ week around today: the offline coach's "Show my program").
 from __future__ import annotations
 
 from django.utils import timezone
+from pydantic.json_schema import SkipJsonSchema
 
 from coach.render import plain
-from coach.schemas import StrictModel
+from coach.schemas import DayOfWeek, StrictModel
 from coach.tools.base import Outcome, ToolContext, ToolSpec, ToolStateError, no_target
 
 from ..models import Week
@@ -22,6 +23,7 @@ from .lookups import get_week
 
 class GetWeekArgs(StrictModel):
     weekNumber: WeekNumber | None = None
+    dayOfWeek: DayOfWeek | SkipJsonSchema[None] = None
 
 
 def read_week(*, ctx: ToolContext, args: GetWeekArgs) -> Outcome:
@@ -37,9 +39,10 @@ def read_week(*, ctx: ToolContext, args: GetWeekArgs) -> Outcome:
             raise ToolStateError("NOT_FOUND", "The program has no weeks yet.", "weekNumber")
     else:
         week = get_week(program_id=program_id, number=args.weekNumber)
+    day = args.dayOfWeek
     return Outcome(
-        summary="\n".join(week_lines([week], today=today)),
-        spoken="\n".join(week_lines([week], today=today, q=plain)),
+        summary="\n".join(week_lines([week], today=today, day=day)),
+        spoken="\n".join(week_lines([week], today=today, q=plain, day=day)),
     )
 
 
@@ -52,8 +55,8 @@ SPECS = [
             else "Looking at your program…"
         ),
         description=(
-            "Read one week in full (sessions, exercises, cardio, notes); without weekNumber, the "
-            "week around today. Changes nothing."
+            "Read one week in full (sessions, exercises, cardio, notes); no weekNumber: this "
+            "week; dayOfWeek: that day only."
         ),
         args_model=GetWeekArgs,
         kind="read",

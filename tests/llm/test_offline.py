@@ -256,21 +256,29 @@ def test_help_lists_every_command_with_an_example():
     assert replies.splitlines()[0] == "help"
 
 
-@pytest.mark.parametrize("message", ["frobnicate the squats", "what's a goblet squat?", ""])
-def test_unknown_input_and_questions_get_the_offline_help(message):
-    response = ask(message)
+def test_empty_input_gets_the_offline_help():
+    response = ask("")
     assert response.tool_calls == []
-    assert response.finish_reason == "stop"
     assert "offline coach" in response.text
-    assert "\n---\n" in response.text
+
+
+@pytest.mark.parametrize("message", ["frobnicate the squats", "what's a goblet squat?"])
+def test_unknown_input_gets_the_nearest_sentences_as_chips_not_the_help(message):
+    response = ask(message)
+    text, _, replies = response.text.partition("\n---\n")
+    assert response.tool_calls == [] and response.finish_reason == "stop"
+    assert "offline coach" not in text  # no help dump
+    assert "Did you mean" in text
+    chips = replies.splitlines()
+    assert chips[-1] == "help" and 2 <= len(chips) <= 4
 
 
 def test_a_question_is_told_it_cannot_be_answered_offline():
-    assert "can't answer questions" in ask("what's a goblet squat?").text
+    assert "can't answer that while I'm offline" in ask("what's a goblet squat?").text
 
 
 def test_an_incomplete_command_says_what_to_type():
-    response = ask("add deload week after week 4")
+    response = ask("add week Deload after week 4")
     assert response.tool_calls == []
     assert "add week Deload from 2026-12-01 to 2026-12-07 after week 4" in response.text
     assert "cardio type" in ask("set session 1.1 cardio jogging 30").text

@@ -32,6 +32,12 @@ from coach.llm.base import World
 from .grammar import Parsed
 
 
+class NotMeant(Exception):
+    """Raised by a ``build``: the words matched its templates but don't mean its intent (a
+    wildcard that took "Leg Day Destroyer on my calendar" for an exercise's name); the matcher
+    tries the next best reading, and without one the message is not understood."""
+
+
 @dataclass(frozen=True)
 class Ask:
     """A short question instead of a guess; ``options`` are sentences offered as chips, each
@@ -65,7 +71,7 @@ Built = Parsed | list[Parsed] | Ask
 class Intent:
     """One thing people ask for, in the words they use. ``build`` gets the match and returns the
     call(s), or an ``Ask`` when the words fit more than one thing; it may raise ``CommandError``
-    to say in words what is missing. ``examples`` are offered as "Did you mean" chips."""
+    to say in words what is missing, or ``NotMeant`` when the words don't mean this intent. ``examples`` are offered as "Did you mean" chips."""
 
     name: str
     sentences: tuple[str, ...]
@@ -94,7 +100,7 @@ def _days() -> list[tuple[str, Any]]:
     pairs: list[tuple[str, Any]] = []
     for index, name in enumerate(vocabulary.DAY_NAMES):
         lower = name.lower()
-        for words in {lower, lower + "s", lower[:3], lower[:3] + "."}:
+        for words in {lower, lower + "s", lower + "'s", lower[:3], lower[:3] + "."}:
             pairs.append((words, index))
     return pairs
 
@@ -108,6 +114,10 @@ WHEN = [
     ("tmrw", "tomorrow"),
     ("tmr", "tomorrow"),
     ("yesterday", "yesterday"),
+    ("today's", "today"),
+    ("tonight's", "today"),
+    ("tomorrow's", "tomorrow"),
+    ("yesterday's", "yesterday"),
 ]
 
 SHARED = Language(

@@ -163,6 +163,8 @@ class OfflineProvider:
             message = reply.retry
         if not message or re.fullmatch(r"(help|commands|\?|/help|menu)[.!?]?", message, re.I):
             return self._text(help_text())
+        if _AGREES.fullmatch(message):
+            return self._text(_apply_is_a_button(pending))
         parsed, problem = self._read(message, world)
         if isinstance(parsed, Understood):
             if parsed.ask is not None:
@@ -201,14 +203,16 @@ class OfflineProvider:
                 problem = f'I couldn\'t use "{command}": {exc}'
                 break
             if result is None:
+                if parsed:  # commands, then a part that is none: say which part
+                    problem = f'I didn\'t understand "{command}", so I changed nothing.'
                 break
             parsed.append(result)
         else:
             if parsed:
                 return parsed, ""
         understood = understand(message, world)
-        if understood is None:
-            return None, problem
+        if understood is None or (understood.problem and problem):
+            return None, problem  # a command's own problem says best what to type
         if understood.ask is not None or understood.problem:
             return understood, ""
         return understood.calls, ""
@@ -273,6 +277,26 @@ class OfflineProvider:
             provider=self.name,
             model=self.model,
         )
+
+
+# "yes, apply it", "ok go ahead", "do it": typed agreement applies nothing; the button decides.
+_AGREES = re.compile(
+    r"(?:(?:yes|yeah|yep|yup|ok|okay|sure|fine|great|perfect|sounds good|looks good|alright)"
+    r"[\s,.!]*)*(?:please[\s,.!]*)?(?:(?:apply|confirm|accept|approve)(?: it| that| them| this| the"
+    r" changes?| changes)?|do it|go ahead|make (?:it|the change)|yes|yeah|yep|ok|okay|sure)?"
+    r"(?:[\s,.!]*please)?[\s.!]*",
+    re.I,
+)
+
+
+def _apply_is_a_button(pending: Pending | None) -> str:
+    if pending is not None and pending.calls:
+        return with_replies(
+            "Typing doesn't apply anything: press Apply Changes in the preview to make the change, "
+            "or Cancel to drop it.",
+            ["What does this change?", "help"],
+        )
+    return with_replies("There's no change waiting to be applied.", ["help"])
 
 
 def _looks_like_question(message: str) -> bool:

@@ -6,8 +6,11 @@ A message is read in this order: the crisis intents first, on the whole message 
 its clauses (whatever else it holds, the crisis path wins); then the message split into clauses
 ("swap squats for lunges and make it 4 sets"), used when every clause is understood, each clause
 seeing the calls of the ones before it as what "it" means; then the whole message; then the same
-with misspelt words corrected to the nearest word the grammar knows (rapidfuzz). What is still not
-understood gets the nearest examples (``nearest``), never a guess.
+with misspelt words corrected to the nearest word the grammar knows (rapidfuzz). Each reading is
+tried best first (hassil's order: fewer wildcards, more literal words); a build that finds the
+words don't mean its intent raises ``NotMeant`` and the next reading is tried. Numbers glued to
+their unit ("4x12", "60kg", "30-minute") are parted first. What is still not understood gets the
+nearest examples (``nearest``), never a guess.
 
 Why hassil: it is the matcher of Home Assistant's local intents, kept by its maintainers, with
 the template syntax people already write (alternatives, optionals, slot lists, expansion rules,
@@ -24,18 +27,48 @@ from typing import Any
 from django.apps import apps
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.module_loading import module_has_submodule
-from hassil import Intents, recognize_best
+from hassil import Intents, recognize_all
 from hassil.intents import TextSlotList
 from rapidfuzz import fuzz, process
 
 from .grammar import CommandError, Parsed
-from .language import SHARED, Ask, Intent, Language, Slots, World
+from .language import SHARED, Ask, Intent, Language, NotMeant, Slots, World
 
 MAX_MESSAGE = 400  # characters understood; a longer message is not a command
 _CLAUSES = re.compile(
     r"\s*(?:;|,?\s+and then\s+|,?\s+then\s+|,?\s+and also\s+|,?\s+and\s+|\.\s+)\s*", re.I
 )
 _WORD = re.compile(r"[a-z][a-z'\-]+")
+_RULE = re.compile(r"<(\w+)>")
+# Words every intent shares: they say nothing about which one a message means.
+_COMMON = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "my",
+        "me",
+        "i",
+        "to",
+        "on",
+        "of",
+        "in",
+        "for",
+        "at",
+        "is",
+        "it",
+        "and",
+        "or",
+        "with",
+        "this",
+        "that",
+        "can",
+        "you",
+        "please",
+        "pls",
+        "do",
+    ]
+)
 
 
 @dataclass
@@ -51,8 +84,9 @@ class Understood:
 
 
 @functools.cache
-def languages() -> tuple[Language, ...]:
-    """Every installed app's ``tools.language.LANGUAGE``, in INSTALLED_APPS order."""
+def family_languages() -> tuple[tuple[str, Language], ...]:
+    """Every installed app's ``tools.language.LANGUAGE`` with the app's name, in INSTALLED_APPS
+    order."""
     found = []
     for config in apps.get_app_configs():
         if not module_has_submodule(config.module, "tools"):
@@ -62,8 +96,13 @@ def languages() -> tuple[Language, ...]:
             continue
         language = getattr(import_module(f"{config.name}.tools.language"), "LANGUAGE", None)
         if language is not None:
-            found.append(language)
+            found.append((str(config.verbose_name), language))
     return tuple(found)
+
+
+def languages() -> tuple[Language, ...]:
+    """Every installed app's ``tools.language.LANGUAGE``, in INSTALLED_APPS order."""
+    return tuple(language for _, language in family_languages())
 
 
 @dataclass(frozen=True)
@@ -74,6 +113,7 @@ class _Grammar:
     fills: dict[str, Any]
     words: frozenset[str]
     examples: tuple[str, ...]
+    intent_words: dict[str, frozenset[str]]  # each intent's literal words (its verbs, mostly)
 
 
 def _declare(target: dict[str, Any], name: str, value: Any, what: str) -> None:
@@ -114,6 +154,16 @@ def grammar() -> _Grammar:
                 words.update(_WORD.findall(re.sub(r"\{\w+\}|<\w+>", " ", sentence.lower())))
     base = {"language": "en", "lists": lists, "expansion_rules": rules}
     examples = tuple(e for i in by_name.values() for e in i.examples)
+    expanded = {
+        name: " ".join(rules.get(r, "") for r in _RULE.findall(" ".join(i.sentences)))
+        for name, i in by_name.items()
+    }
+    intent_words = {
+        name: frozenset(_WORD.findall(re.sub(r"\{\w+\}|<\w+>", " ", " ".join(i.sentences).lower())))
+        - _COMMON
+        | (frozenset(_WORD.findall(expanded[name].lower())) - _COMMON)
+        for name, i in by_name.items()
+    }
     return _Grammar(
         intents=Intents.from_dict({**base, "intents": normal}),
         crisis=Intents.from_dict({**base, "intents": crisis}) if crisis else None,
@@ -121,6 +171,7 @@ def grammar() -> _Grammar:
         fills=fills,
         words=frozenset(words),
         examples=examples,
+        intent_words=intent_words,
     )
 
 
@@ -139,26 +190,43 @@ def _filled(world: World) -> dict[str, list[tuple[str, Any]]]:
     )
 
 
+@functools.lru_cache(maxsize=256)
+def _slot_list(pairs: tuple[tuple[str, Any], ...]) -> TextSlotList:
+    """A hassil list of ``pairs``, kept while the athlete's data is unchanged (a list is rebuilt
+    only when its words or values change, so a message pays for its lists once)."""
+    return TextSlotList.from_tuples(pairs, allow_template=False)
+
+
 def _slot_lists(world: World) -> dict[str, TextSlotList]:
     return world.cached(
         "slot_lists",
-        lambda: {
-            name: TextSlotList.from_tuples(pairs, allow_template=False)
-            for name, pairs in _filled(world).items()
-        },
+        lambda: {name: _slot_list(tuple(pairs)) for name, pairs in _filled(world).items()},
     )
 
 
-def _match(text: str, intents: Intents, world: World) -> tuple[Intent, Slots] | None:
-    result = recognize_best(text, intents, slot_lists=_slot_lists(world), language="en")
-    if result is None:
-        return None
-    values = {name: _number(entity.value) for name, entity in result.entities.items()}
-    words = {name: str(entity.text).strip() for name, entity in result.entities.items()}
-    for name, value in values.items():
-        if isinstance(value, str):
-            values[name] = value.strip().strip("\"'").strip()
-    return grammar().by_name[result.intent.name], Slots(values, words, world, text)
+def _score(result: Any) -> tuple[int, int, int]:
+    """hassil's order of matches: fewer wildcards, more literal words, less wildcard text."""
+    wild = [e for e in result.entities_list if e.is_wildcard]
+    return (len(wild), -result.text_chunks_matched, sum(len(e.text or "") for e in wild))
+
+
+def _matches(text: str, intents: Intents, world: World) -> list[tuple[Intent, Slots]]:
+    """Every reading of ``text``, best first (as hassil's ``recognize_best`` ranks them)."""
+    results = sorted(
+        recognize_all(text, intents, slot_lists=_slot_lists(world), language="en"), key=_score
+    )
+    found, seen = [], set()
+    for result in results:
+        values = {name: _number(entity.value) for name, entity in result.entities.items()}
+        words = {name: str(entity.text).strip() for name, entity in result.entities.items()}
+        for name, value in values.items():
+            if isinstance(value, str):
+                values[name] = value.strip().strip("\"'").strip()
+        key = (result.intent.name, repr(sorted(values.items())))
+        if key not in seen:
+            seen.add(key)
+            found.append((grammar().by_name[result.intent.name], Slots(values, words, world, text)))
+    return found
 
 
 def _build(match: tuple[Intent, Slots]) -> list[Parsed] | Ask:
@@ -171,10 +239,26 @@ def _build(match: tuple[Intent, Slots]) -> list[Parsed] | Ask:
     return calls
 
 
+def _first(text: str, intents: Intents, world: World) -> list[Parsed] | Ask | None:
+    """The best reading a build accepts (a build raises ``NotMeant`` when the words matched but
+    don't mean its intent: "add Leg Day Destroyer on my calendar" is no exercise to add)."""
+    for match in _matches(text, intents, world):
+        try:
+            return _build(match)
+        except NotMeant:
+            continue
+    return None
+
+
 def _clean(message: str) -> str:
     text = message.strip().strip("\"'“”").strip()
     text = re.sub(r"[’‘`]", "'", text)
     text = re.sub(r"[“”]", '"', text)
+    # Numbers glued to what they count, as people type them: "4x12", "60kg", "90s", "30-minute".
+    text = re.sub(r"\b(\d+)\s*[x×]\s*(\d+)\b", r"\1 x \2", text)
+    text = re.sub(
+        r"\b(\d+(?:\.\d+)?)-?(?!(?:st|nd|rd|th)\b)([a-z]{1,7})\b", r"\1 \2", text, flags=re.I
+    )
     return re.sub(r"\s+", " ", text).rstrip(" .!?")
 
 
@@ -204,10 +288,9 @@ def _attempt(text: str, world: World) -> list[Parsed] | Ask | None:
         said = len(world.said)
         built: list[Parsed] = []
         for clause in clauses:
-            match = _match(clause, g.intents, world)
-            if match is None:
+            result = _first(clause, g.intents, world)
+            if result is None:
                 break
-            result = _build(match)
             if isinstance(result, Ask):
                 del world.said[said:]
                 return result
@@ -215,8 +298,7 @@ def _attempt(text: str, world: World) -> list[Parsed] | Ask | None:
         else:
             return built
         del world.said[said:]
-    match = _match(text, g.intents, world)
-    return None if match is None else _build(match)
+    return _first(text, g.intents, world)
 
 
 def understand(message: str, world: World) -> Understood | None:
@@ -228,11 +310,10 @@ def understand(message: str, world: World) -> Understood | None:
     try:
         if g.crisis is not None:
             for part in (text, *_CLAUSES.split(text)):
-                if part.strip() and (match := _match(part, g.crisis, world)):
-                    result = _build(match)
-                    if isinstance(result, Ask):
-                        return Understood(ask=result, crisis=True)
-                    return Understood(calls=result, crisis=True)
+                if part.strip() and (crisis := _first(part, g.crisis, world)) is not None:
+                    if isinstance(crisis, Ask):
+                        return Understood(ask=crisis, crisis=True)
+                    return Understood(calls=crisis, crisis=True)
         result = _attempt(text, world)
         if result is None:
             fixed = _corrected(text, world)
@@ -247,7 +328,26 @@ def understand(message: str, world: World) -> Understood | None:
 
 
 def nearest(message: str, *, limit: int = 3, extra: tuple[str, ...] = ()) -> list[str]:
-    """The declared examples nearest to ``message`` (the "Did you mean" chips)."""
-    choices = list(dict.fromkeys((*grammar().examples, *extra)))
-    found = process.extract(_clean(message), choices, scorer=fuzz.token_set_ratio, limit=limit)
-    return [choice for choice, score, _ in found if score >= 40]
+    """The declared examples nearest to ``message`` (the "Did you mean" chips): each intent's
+    example closest in words, scored also by how many of the message's words are the intent's
+    own (its verbs: "replace squat" is nearer "swap squats for lunges" than "fewer reps on
+    squats"), one chip per intent; then ``extra`` (the commands' examples) by words alone."""
+    g = grammar()
+    text = _clean(message).lower()
+    said = set(_WORD.findall(text)) - _COMMON
+    scored: list[tuple[float, str]] = []
+    for name, intent in g.by_name.items():
+        if not intent.examples:
+            continue
+        found = process.extractOne(text, intent.examples, scorer=fuzz.token_set_ratio)
+        shared = len(said & g.intent_words[name]) / max(1, len(said))
+        scored.append((0.7 * found[1] + 30 * shared, found[0]))
+    for example in extra:
+        scored.append((0.7 * fuzz.token_set_ratio(text, example), example))
+    scored.sort(key=lambda pair: -pair[0])
+    ranked = list(dict.fromkeys(example for _, example in scored))
+    best = {example: score for score, example in reversed(scored)}
+    chips = [example for example in ranked if best[example] >= 35][:limit]
+    if len(chips) == 1:  # a second, near enough, to choose between
+        chips += [example for example in ranked[1:2] if best[example] >= 25]
+    return chips

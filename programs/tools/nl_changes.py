@@ -1,0 +1,299 @@
+"""What the program family's everyday sentences change in an exercise (``language``): its name,
+sets, reps, load, rest and warm-up sets, skipped or not; adding, removing and moving one. Every
+builder takes the match (``Slots``) and returns the tool calls a model would make, or a question.
+
+Without a week or a day, a change of what an exercise is (its name, sets, reps, load, rest)
+applies wherever it is planned from the current week on; adding, removing, skipping and moving
+touch the current week's session only (one session, never the program's future by surprise)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from coach.llm.offline.grammar import DEFAULT_LOAD, CommandError, Parsed
+from coach.llm.offline.language import Ask, NotMeant, Slots
+
+from .nl_data import Planned, plan
+from .nl_refs import describe_session, exercises_meant, session_meant
+
+DEFAULT_SETS, DEFAULT_REPS, DEFAULT_REST = 3, "10", 120
+_NOT_A_NAME = re.compile(
+    r"\b(?:weeks?|sessions?|workouts?|days?|after|before|sets?|reps?|exercises?|rest|calendar"
+    r"|minutes?|mins?|hours?|run|ride|swim|jog|every|starting|today|tonight|tomorrow"
+    r"|plan|program|library|list|reminder|note|meal|recipe|grocery|groceries)\b",
+    re.I,
+)
+UNITS = [
+    ("kg", "kg"),
+    ("kgs", "kg"),
+    ("kilo", "kg"),
+    ("kilos", "kg"),
+    ("kilogram", "kg"),
+    ("kilograms", "kg"),
+    ("lb", "lbs"),
+    ("lbs", "lbs"),
+    ("pound", "lbs"),
+    ("pounds", "lbs"),
+]
+SECONDS = [
+    ("s", 1),
+    ("sec", 1),
+    ("secs", 1),
+    ("second", 1),
+    ("seconds", 1),
+    ("min", 60),
+    ("mins", 60),
+    ("minute", 60),
+    ("minutes", 60),
+]
+
+
+def new_title(name: str, *, exercise: bool = True) -> str:
+    """The new name as typed, capitalised; an exercise's must not hold the program's structure
+    words (a wildcard that swallowed "week 4" is no exercise)."""
+    name = re.sub(r"^(?:some|a|an|the)\s+", "", str(name).strip(), flags=re.I).strip(" \"'")
+    if not name:
+        raise CommandError('Say which exercise, e.g. "add dips to Wednesday".')
+    if exercise and _NOT_A_NAME.search(name):
+        # "add week Deload after week 4": words of the program's structure are no exercise
+        raise NotMeant(name)
+    return name[:1].upper() + name[1:]
+
+
+def _modify(found: list[Planned] | Ask, change: Any, what: str) -> list[Parsed] | Ask:
+    """One modify_exercise per occurrence; ``change`` maps an occurrence to its updates."""
+    if isinstance(found, Ask):
+        return found
+    calls = []
+    for e in found:
+        updates = change(e)
+        calls.append(
+            Parsed(
+                "modify_exercise",
+                {
+                    "weekNumber": e.week,
+                    "sessionNumber": e.session,
+                    "exerciseNumber": e.position,
+                    "updates": updates,
+                },
+                f"week {e.week}: {what.format(name=e.name)}",
+            )
+        )
+    return calls
+
+
+def load_of(slots: Slots) -> str | None:
+    if "load" not in slots:
+        return None
+    return f"{slots.get('load')} {slots.get('unit') or 'lbs'}"
+
+
+def swap(slots: Slots) -> list[Parsed] | Ask:
+    new_name = new_title(slots.get("new_name", ""))
+    return _modify(
+        exercises_meant(slots, every_week=True),
+        lambda e: {"name": new_name},
+        "change {name} to " + new_name,
+    )
+
+
+def _reps_shifted(reps: str, by: int) -> str:
+    shifted = [str(max(1, int(n) + by)) for n in re.findall(r"\d+", reps)]
+    if not shifted:
+        raise CommandError(f'Say how many reps, e.g. "{reps} → 12 reps".')
+    return "-".join(shifted)
+
+
+def volume(slots: Slots) -> list[Parsed] | Ask:
+    """Sets and/or reps: "three sets of ten", "4x12", "one more set", "fewer reps", "reps to 12"."""
+    found = exercises_meant(slots, every_week="day" not in slots and "when" not in slots)
+    sets, reps = slots.get("sets"), slots.get("reps")
+    more_sets, more_reps = slots.get("more_sets"), slots.get("more_reps")
+    if sets is None and reps is None and more_sets is None and more_reps is None:
+        return Ask("How many sets and reps? e.g. “3 sets of 10”.")
+
+    def change(e: Planned) -> dict[str, Any]:
+        updates: dict[str, Any] = {}
+        if sets is not None:
+            updates["workingSets"] = int(sets)
+        elif more_sets is not None:
+            updates["workingSets"] = max(1, e.sets + int(more_sets) * int(slots.get("times", 1)))
+        if reps is not None:
+            updates["reps"] = str(reps)
+        elif more_reps is not None:
+            updates["reps"] = _reps_shifted(e.reps, int(more_reps))
+        if updates.get("workingSets", 1) < 1 or updates.get("workingSets", 1) > 20:
+            raise CommandError("An exercise takes 1 to 20 working sets.")
+        return updates
+
+    words = []
+    if sets is not None or more_sets is not None:
+        words.append("sets")
+    if reps is not None or more_reps is not None:
+        words.append("reps")
+    return _modify(found, change, "change {name}'s " + " and ".join(words))
+
+
+def warmups(slots: Slots) -> list[Parsed] | Ask:
+    count = int(slots.get("sets"))
+    return _modify(
+        exercises_meant(slots, every_week="day" not in slots),
+        lambda e: {"warmupSets": count},
+        f"{{name}}: {count} warm-up sets",
+    )
+
+
+def load(slots: Slots) -> list[Parsed] | Ask:
+    """A load with its unit ("225 lbs", "100 kg"); heavier/lighter without one is a question whose
+    chips name a few loads."""
+    found = exercises_meant(slots, every_week="day" not in slots and "when" not in slots)
+    if isinstance(found, Ask):
+        if slots.get("direction"):
+            return Ask("Which exercise should be heavier or lighter, and at what load?")
+        return found
+    target = load_of(slots)
+    if target is None:
+        e = found[0]
+        step = int(slots.get("direction") or 1)
+        m = re.match(r"\s*(\d+(?:\.\d+)?)\s*(kg|lbs?)?", e.load or "")
+        if not m:
+            return Ask(f"What load should {e.name} be? e.g. “{e.name} at 60 kg”.")
+        unit = m.group(2) or "lbs"
+        now, jump = float(m.group(1)), (2.5 if unit == "kg" else 5)
+        options = tuple(
+            f"put {e.name} at {now + step * k * jump:g} {unit}"
+            for k in (1, 2)
+            if now + step * k * jump > 0
+        )
+        return Ask(f"{e.name} is at {e.load}. How {'heavy' if step > 0 else 'light'}?", options)
+    return _modify(found, lambda e: {"targetLoad": target}, "{name} at " + target)
+
+
+def rest(slots: Slots) -> list[Parsed] | Ask:
+    seconds = int(slots.get("rest")) * int(slots.get("rest_unit") or 1)
+    if not 0 <= seconds <= 900:
+        raise CommandError("Rest between sets is 0 to 15 minutes.")
+    return _modify(
+        exercises_meant(slots, every_week="day" not in slots),
+        lambda e: {"restSeconds": seconds},
+        f"{{name}}: rest {seconds} s",
+    )
+
+
+def skip(slots: Slots) -> list[Parsed] | Ask:
+    return _modify(
+        exercises_meant(slots, every_week=False), lambda e: {"skipped": True}, "skip {name}"
+    )
+
+
+def remove(slots: Slots) -> list[Parsed] | Ask:
+    found = exercises_meant(slots, every_week=False)
+    if isinstance(found, Ask):
+        return found
+    if len(found) > 1:
+        return Ask(
+            "Remove it from which workout?",
+            tuple(
+                f"remove {e.name} from {plan(slots.world).slot(e.week, e.session).day or 'week ' + str(e.week)}"
+                for e in found
+            ),
+        )
+    return [
+        Parsed(
+            "remove_exercise",
+            {"weekNumber": e.week, "sessionNumber": e.session, "exerciseNumber": e.position},
+            f"week {e.week}: remove {e.name}",
+        )
+        for e in found
+    ]
+
+
+def _anchor(slots: Slots) -> tuple[int, int, int | str] | Ask:
+    """Where a new exercise goes: after/before another, first, at the end of a session."""
+    if "other" in slots or "other_position" in slots:
+        found = exercises_meant(slots, every_week=False, which="other")
+        if isinstance(found, Ask):
+            return found
+        e = found[0]
+        if len(found) > 1:
+            return Ask(f"{e.name} is in more than one workout: which day?")
+        after = slots.get("side") != "before"
+        return e.week, e.session, e.position + (1 if after else 0)
+    session = session_meant(slots, required=False)
+    if session is None:
+        raise NotMeant("add with no workout named or in focus")  # "add rice" is no exercise
+    count = len(plan(slots.world).in_session(session.week, session.session))
+    where = slots.get("end")
+    return session.week, session.session, 1 if where == "start" else ("end" if count else 1)
+
+
+def add(slots: Slots) -> list[Parsed] | Ask:
+    name = new_title(slots.get("new_name", ""))
+    anchor = _anchor(slots)
+    if isinstance(anchor, Ask):
+        return anchor
+    week, session, position = anchor
+    exercise = {
+        "name": name,
+        "reps": str(slots.get("reps", DEFAULT_REPS)),
+        "targetLoad": load_of(slots) or DEFAULT_LOAD,
+        "workingSets": int(slots.get("sets", DEFAULT_SETS)),
+        "warmupSets": 0,
+        "restSeconds": DEFAULT_REST,
+    }
+    where = describe_session(plan(slots.world).slot(week, session))
+    return [
+        Parsed(
+            "add_exercise",
+            {
+                "weekNumber": week,
+                "sessionNumber": session,
+                "position": position,
+                "exercise": exercise,
+            },
+            f"week {week}: add {name} {exercise['workingSets']}×{exercise['reps']} to {where}",
+        )
+    ]
+
+
+def move(slots: Slots) -> list[Parsed] | Ask:
+    found = exercises_meant(slots, every_week=False)
+    if isinstance(found, Ask):
+        return found
+    calls = []
+    for e in found:
+        count = len(plan(slots.world).in_session(e.week, e.session))
+        if "other" in slots:
+            others = exercises_meant(slots, every_week=False, which="other")
+            if isinstance(others, Ask):
+                return others
+            other = next((o for o in others if (o.week, o.session) == (e.week, e.session)), None)
+            if other is None:
+                raise CommandError(f"{e.name} and {others[0].name} aren't in the same workout.")
+            before = slots.get("side") == "before"
+            target = other.position if before else other.position + 1
+            target = target - 1 if e.position < target else target
+        elif slots.get("end") == "start":
+            target = 1
+        elif slots.get("end") == "end":
+            target = count
+        else:
+            target = int(slots.get("to_position"))
+        if not 1 <= target <= count:
+            raise CommandError(
+                f"That workout has {count} exercises; there is no position {target}."
+            )
+        calls.append(
+            Parsed(
+                "reorder_exercises",
+                {
+                    "weekNumber": e.week,
+                    "sessionNumber": e.session,
+                    "exerciseNumber": e.position,
+                    "newPosition": target,
+                },
+                f"week {e.week}: move {e.name} to position {target}",
+            )
+        )
+    return calls

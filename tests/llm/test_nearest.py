@@ -1,0 +1,30 @@
+"""The "Did you mean" chips (``nearest``): the declared examples nearest to a sentence not
+understood, the intent's own words counting (its verbs), one chip per intent, two or three."""
+
+from __future__ import annotations
+
+from coach.llm.offline.understand import grammar, nearest
+
+
+def test_the_verb_picks_the_intent():
+    assert nearest("replace squat")[0] == "swap squats for lunges"
+    assert nearest("more sets on bench")[0] == "make bench press three sets of ten"
+
+
+def test_two_or_three_chips_each_a_declared_example_of_a_different_intent():
+    examples = set(grammar().examples)
+    for message in ("change my squat weight", "delete tuesday", "add a workout on sunday"):
+        chips = nearest(message)
+        assert 2 <= len(chips) <= 3, (message, chips)
+        assert set(chips) <= examples
+        owners = [
+            name
+            for name, intent in grammar().by_name.items()
+            for c in chips
+            if c in intent.examples
+        ]
+        assert len(owners) == len(set(owners)) == len(chips)
+
+
+def test_the_commands_examples_may_join():
+    assert "show week 3" in nearest("show week", extra=("show week 3",))
