@@ -158,8 +158,8 @@ class ToolSpec:
     # applied: a deleted or changed object fails that call cleanly).
     needs_program: bool = True
     # Sentences the offline coach understands as this call, with ``{slot}`` for an argument:
-    # "call me {name}" → {"name": "..."} (a number is passed as a number). Tried after the
-    # families' own offline commands (``coach.llm.offline.phrases``).
+    # "call me {name}" → {"name": "..."} (a number is passed as a number), compiled into the one
+    # grammar of everyday sentences (``coach.llm.offline.phrases`` and ``understand``).
     phrases: tuple[str, ...] = ()
     # A log of what the athlete states (a dose, a mood): told and undone as a log ("the log is
     # removed"), not as a change to the program (``chat.notes``, the offline coach).

@@ -23,6 +23,7 @@ from chat.models import PendingToolBatch, ToolCallRecord
 from chat.services import message_send
 from coach import registry
 from coach.llm.offline import families as offline_families
+from coach.llm.offline import understand
 from coach.llm.offline.commands import help_text, split_commands
 from coach.registry import FAMILIES, REGISTRY, catalog_lines, get_tool, tool_definitions
 from coach.replies import split_replies
@@ -46,10 +47,12 @@ def toy_family():
         with modify_settings(INSTALLED_APPS={"append": TOY}):
             registry.discover()
             offline_families.declared.cache_clear()
+            understand.grammar.cache_clear()
             yield
     finally:
         registry.discover()
         offline_families.declared.cache_clear()
+        understand.grammar.cache_clear()
 
 
 def family_apps() -> set[str]:

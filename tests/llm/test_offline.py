@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 
 from coach import engine
+from coach.llm.base import World
 from coach.llm.offline import parse_command, split_commands
+from coach.llm.offline.understand import understand
 from coach.registry import REGISTRY, USE_TOOLS
 from coach.toolcalls import ToolCall
 from programs.tools.offline import HELP_COMMANDS
@@ -121,6 +123,15 @@ EXAMPLES = {
 }
 
 
+def call_of(command: str):
+    """The call a documented example makes: a command, or a sentence a tool declares on its spec
+    (``ToolSpec.phrases``, read by the grammar of everyday sentences)."""
+    parsed = parse_command(command)
+    if parsed is None and (understood := understand(command, World())) and understood.calls:
+        parsed = understood.calls[0]
+    return parsed
+
+
 def documented_examples() -> list[str]:
     block = re.search(r"```text\n(.*?)```", DOC.read_text(), re.DOTALL)
     assert block, "OFFLINE_COMMANDS.md has no ```text block of examples"
@@ -149,7 +160,7 @@ def test_each_tool_is_reachable_with_its_documented_arguments(tool):
 
 @pytest.mark.parametrize("command", documented_examples())
 def test_every_documented_example_passes_the_engine_schema_check(command):
-    parsed = parse_command(command)
+    parsed = call_of(command)
     assert parsed is not None, f"the documented example {command!r} is not understood"
     model, errors = engine.check_call(
         ToolCall(id="c1", name=parsed.name, arguments=parsed.arguments)
@@ -164,7 +175,7 @@ def test_every_help_example_is_a_command(example):
 
 
 def test_documented_examples_reach_every_tool():
-    names = {parse_command(command).name for command in documented_examples()}
+    names = {call_of(command).name for command in documented_examples()}
     # use_tools aside: the offline coach calls every family's tools directly (chat.toolsets).
     assert names == set(REGISTRY) - {USE_TOOLS}
 

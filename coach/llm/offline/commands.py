@@ -1,7 +1,8 @@
 """The offline coach's command parser: one plain-language command in, one tool call out, and the
 help text that lists the commands. It names no family and no tool: every command is a family's
 (``families``: each app's ``tools/offline.py``), tried in INSTALLED_APPS order (those marked
-``first`` before the others), then the sentences the tools declare (``phrases``)."""
+``first`` before the others). Everyday sentences, the tools' ``phrases`` included, are
+``understand``'s."""
 
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ from coach.registry import REGISTRY
 
 from .families import declared
 from .grammar import Parsed, with_replies
-from .phrases import match_phrase
 
 
 def parse_command(command: str) -> Parsed | None:
@@ -21,7 +21,7 @@ def parse_command(command: str) -> Parsed | None:
     for family in (*(f for f in families if f.first), *(f for f in families if not f.first)):
         if parsed := family.parse(command):
             return parsed
-    return match_phrase(command)
+    return None
 
 
 def split_commands(message: str) -> list[str]:

@@ -1,44 +1,53 @@
-"""The sentences tools declare (``ToolSpec.phrases``), matched when no command parser understood
-a command: each phrase is a template, its words matched case-insensitively with any spacing and
-each ``{slot}`` taking the rest of the words up to the next literal one, as that argument. A
-number is passed as a number; the engine validates the call like any other."""
+"""The sentences a tool declares on its own spec (``ToolSpec.phrases``: ``"call me {name}"``), as
+one more ``Language`` for the one matcher (``understand``): each phrase is a template whose
+``{slot}`` takes free words as that argument (a whole number is passed as a number). A family
+whose tools need lists, questions or references declares a ``tools/language.py`` instead; simple
+tools need no more than their phrases, and are understood the moment they are declared."""
 
 from __future__ import annotations
 
-import functools
 import re
 from typing import Any
 
 from coach.registry import REGISTRY
 
 from .grammar import Parsed
+from .language import Intent, Language, Slots
 
 _SLOT = re.compile(r"\{(\w+)\}")
 
 
-@functools.cache
-def _pattern(phrase: str) -> re.Pattern[str]:
-    parts = []
-    for i, piece in enumerate(_SLOT.split(phrase.strip())):
-        if i % 2:
-            parts.append(rf"(?P<{piece}>.+?)")
-        else:
-            parts.append(r"\s+".join(re.escape(word) for word in piece.split()))
-    text = r"\s*".join(part for part in parts if part)
-    return re.compile(text + r"[.!?]?", re.IGNORECASE)
-
-
-def _value(raw: str) -> Any:
-    text = raw.strip().strip('"')
+def _value(raw: Any) -> Any:
+    text = str(raw).strip().strip('"')
     return int(text) if text.isdigit() else text
 
 
-def match_phrase(command: str) -> Parsed | None:
-    """The first tool (registry order) one of whose phrases the whole command matches."""
-    text = command.strip()
+def _builder(tool: str, slots_of: dict[str, str]):
+    def build(slots: Slots) -> Parsed:
+        arguments = {
+            arg: _value(slots.get(slot)) for slot, arg in slots_of.items() if slot in slots
+        }
+        return Parsed(tool, arguments, slots.text)
+
+    return build
+
+
+def phrase_language() -> Language:
+    """Every registered tool's phrases, each slot a wildcard of its own (``<tool>__<argument>``,
+    so no tool's slot meets a family's list of the same name)."""
+    intents, wildcards = [], []
     for spec in REGISTRY.values():
-        for phrase in spec.phrases:
-            if m := _pattern(phrase).fullmatch(text):
-                arguments = {slot: _value(value) for slot, value in m.groupdict().items()}
-                return Parsed(spec.name, arguments, text)
-    return None
+        if not spec.phrases:
+            continue
+        names = {arg: f"{spec.name}__{arg}" for p in spec.phrases for arg in _SLOT.findall(p)}
+        wildcards.extend(names.values())
+        sentences = tuple(_SLOT.sub(rf"{{{spec.name}__\1}}", p) for p in spec.phrases)
+        intents.append(
+            Intent(
+                f"{spec.name}.phrases",
+                sentences,
+                build=_builder(spec.name, {v: k for k, v in names.items()}),
+                examples=tuple(p for p in spec.phrases if "{" not in p),
+            )
+        )
+    return Language(intents=tuple(intents), wildcards=tuple(dict.fromkeys(wildcards)))

@@ -33,6 +33,7 @@ from rapidfuzz import fuzz, process
 
 from .grammar import CommandError, Parsed
 from .language import SHARED, Ask, Intent, Language, NotMeant, Slots, World
+from .phrases import phrase_language
 
 MAX_MESSAGE = 400  # characters understood; a longer message is not a command
 _CLAUSES = re.compile(
@@ -101,8 +102,9 @@ def family_languages() -> tuple[tuple[str, Language], ...]:
 
 
 def languages() -> tuple[Language, ...]:
-    """Every installed app's ``tools.language.LANGUAGE``, in INSTALLED_APPS order."""
-    return tuple(language for _, language in family_languages())
+    """Every installed app's ``tools.language.LANGUAGE``, in INSTALLED_APPS order, then the
+    sentences the tools declare on their specs (``phrases``)."""
+    return (*(language for _, language in family_languages()), phrase_language())
 
 
 @dataclass(frozen=True)
