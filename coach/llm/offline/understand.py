@@ -52,7 +52,8 @@ class Understood:
 
 @functools.cache
 def languages() -> tuple[Language, ...]:
-    """Every installed app's ``tools.language.LANGUAGE``, in INSTALLED_APPS order."""
+    """Every installed app's ``tools.language.LANGUAGE`` (a ``Language``, or a tuple of them),
+    in INSTALLED_APPS order."""
     found = []
     for config in apps.get_app_configs():
         if not module_has_submodule(config.module, "tools"):
@@ -61,7 +62,9 @@ def languages() -> tuple[Language, ...]:
         if not module_has_submodule(tools, "language"):
             continue
         language = getattr(import_module(f"{config.name}.tools.language"), "LANGUAGE", None)
-        if language is not None:
+        if isinstance(language, tuple):  # a family may declare its crisis intents apart
+            found.extend(language)
+        elif language is not None:
             found.append(language)
     return tuple(found)
 
@@ -219,20 +222,34 @@ def _attempt(text: str, world: World) -> list[Parsed] | Ask | None:
     return None if match is None else _build(match)
 
 
+def crisis(message: str, world: World) -> Understood | None:
+    """The crisis path, when ``message`` (or one of its clauses, or the message with its typos
+    corrected) matches a crisis intent: asked before anything else, the documented commands
+    included, so no other reading of the sentence can win over it."""
+    text = _clean(message)
+    g = grammar()
+    if not text or g.crisis is None:
+        return None
+    for candidate in dict.fromkeys((text, _corrected(text, world))):
+        parts = [candidate] if len(candidate) <= MAX_MESSAGE else []
+        parts += [p[:MAX_MESSAGE] for p in _CLAUSES.split(candidate) if p.strip()]
+        for part in parts:
+            if match := _match(part, g.crisis, world):
+                result = _build(match)
+                if isinstance(result, Ask):
+                    return Understood(ask=result, crisis=True)
+                return Understood(calls=result, crisis=True)
+    return None
+
+
 def understand(message: str, world: World) -> Understood | None:
     """What ``message`` asks for, or None when it isn't understood (see the module docstring)."""
     text = _clean(message)
     if not text or len(text) > MAX_MESSAGE:
         return None
-    g = grammar()
     try:
-        if g.crisis is not None:
-            for part in (text, *_CLAUSES.split(text)):
-                if part.strip() and (match := _match(part, g.crisis, world)):
-                    result = _build(match)
-                    if isinstance(result, Ask):
-                        return Understood(ask=result, crisis=True)
-                    return Understood(calls=result, crisis=True)
+        if (found := crisis(message, world)) is not None:
+            return found
         result = _attempt(text, world)
         if result is None:
             fixed = _corrected(text, world)
