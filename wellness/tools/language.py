@@ -13,7 +13,14 @@ from __future__ import annotations
 import re
 
 from coach.llm.offline.grammar import CommandError, Parsed
-from coach.llm.offline.language import Ask, Intent, Language, Slots
+from coach.llm.offline.language import (
+    Ask,
+    Intent,
+    Language,
+    Slots,
+    message_of,
+    rest_of_message,
+)
 
 from . import said
 from .crisis import CRISIS
@@ -93,7 +100,7 @@ def _mood(slots: Slots) -> Parsed:
 def _readiness(slots: Slots) -> list[Parsed] | Ask:
     if any(call.name == "log_readiness" for call in slots.world.said):
         return []  # the sentence's other clause, already read with the whole sentence
-    text = _whole_message(slots)
+    text = message_of(slots)
     if re.match(r"\s*(how|what|when|why|did|do|does|was|is|am|should|can)\b", text, re.I):
         raise CommandError(
             "I log readiness you tell me: how you slept, how sore and how stressed you are, "
@@ -120,16 +127,6 @@ def _readiness(slots: Slots) -> list[Parsed] | Ask:
             f"log readiness: sleep {sleep}/5, soreness {sore}/5, stress {stress}/5",
         )
     ]
-
-
-def _whole_message(slots: Slots) -> str:
-    """The athlete's whole message (a clause's build reads the words around it too)."""
-    for turn in reversed(slots.world.turns):
-        if turn.role == "user":
-            text = turn.athlete_text if turn.athlete_text is not None else turn.content
-            if slots.text.lower() in (text or "").lower().replace("’", "'"):
-                return text
-    return slots.text
 
 
 # --- reminders ------------------------------------------------------------------------------------
@@ -163,12 +160,11 @@ def _reminder_parts(text: str) -> tuple[str, str | None, list[int]]:
 def _reminder(slots: Slots) -> Parsed | Ask:
     text = " ".join(str(slots.get(k, "")) for k in ("remind_what", "remind_rest")).strip()
     title, time, days = _reminder_parts(text)
-    whole = _whole_message(slots)
-    if (not title or time is None) and len(whole) > len(slots.text):
+    rest = rest_of_message(slots)
+    if (not title or time is None) and len(rest) > len(slots.text):
         # A clause cut the reminder short ("remind me every monday | and thursday at 7pm to
         # stretch"): read it to the end of the message.
-        at = whole.lower().find(slots.text.lower()[:20])
-        title, time, days = _reminder_parts(_VERB.sub("", whole[max(at, 0) :], count=1))
+        title, time, days = _reminder_parts(_VERB.sub("", rest, count=1))
     if not title:
         raise CommandError('Say what to remind you of, e.g. "remind me to stretch at 7pm".')
     what = title[:1].lower() + title[1:]
