@@ -101,7 +101,9 @@ def _readiness(slots: Slots) -> list[Parsed] | Ask:
     if any(call.name == "log_readiness" for call in slots.world.said):
         return []  # the sentence's other clause, already read with the whole sentence
     text = message_of(slots)
-    if re.match(r"\s*(how|what|when|why|did|do|does|was|is|am|should|can)\b", text, re.I):
+    if re.match(
+        r"\s*(how|what|when|why|did|do|does|was|is|am|should|can|show|list|give|tell)\b", text, re.I
+    ):
         raise CommandError(
             "I log readiness you tell me: how you slept, how sore and how stressed you are, "
             'e.g. "slept well, a bit sore, not stressed".'
@@ -315,9 +317,9 @@ EVERYDAY = Language(
         Intent(
             "log_readiness",
             (
-                "{mood_note} (slept|sleep|sore|soreness|stiff|stressed|stressful|stress) "
+                "{mood_note} (slept|sore|soreness|stiff|stressed|stressful|doms|sleep was) "
                 "[{remind_rest}]",
-                "(slept|sleep|sore|soreness|stiff|stressed|stressful|stress) [{remind_rest}]",
+                "(slept|sore|soreness|stiff|stressed|stressful|doms|sleep was) [{remind_rest}]",
             ),
             build=_readiness,
             examples=("slept badly, legs are sore, work is stressful",),

@@ -157,16 +157,20 @@ SLEEP = (
         r"|slept\s+like\s+a\s+(?:baby|log|rock)|great\s+sleep",
         5,
     ),
-    (r"slept\s+(?:well|good|fine)|good\s+sleep|(?:9|8|nine|eight)\s+hours", 4),
-    (r"slept\s+(?:ok|okay|alright|all\s+right)|(?:ok|okay|decent)\s+sleep", 3),
+    (r"slept\s+(?:well|good|fine)|good\s+sleep|sleep\s+was\s+good|(?:9|8|nine|eight)\s+hours", 4),
+    (
+        r"slept\s+(?:ok|okay|alright|all\s+right)|(?:ok|okay|decent)\s+sleep|sleep\s+was\s+(?:ok|okay|fine)",
+        3,
+    ),
     (
         rf"slept\s+{_MUCH}(?:badly|bad|poorly|terribly|awfully)|no\s+sleep|(?:barely|hardly)\s+slept"
         r"|didn'?t\s+sleep\s+at\s+all|slept\s+(?:terribly|awfully|like\s+(?:crap|shit|garbage))"
-        r"|terrible\s+sleep|awful\s+sleep|insomnia",
+        r"|terrible\s+sleep|awful\s+sleep|insomnia|sleep\s+was\s+(?:terrible|awful|horrible)",
         1,
     ),
     (
         r"slept\s+(?:badly|bad|poorly)|bad\s+sleep|poor\s+sleep|didn'?t\s+sleep\s+(?:well|much)"
+        r"|sleep\s+was\s+(?:bad|poor|rubbish|crap)"
         r"|(?:rough|restless)\s+night",
         2,
     ),
