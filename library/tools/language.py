@@ -169,7 +169,9 @@ LANGUAGE = Language(
                 "(what|which) {query} " + _NOUN + " (are there|do you have|do i have|are in the "
                 "library|can i do)",
                 "(search|look through|check) [the|my] [workout] library for {query}",
-                "(i need|i want|i'd like|looking for) <some> {query} " + _NOUN,
+                "[i'm|i am|im|i was|just] (looking for|after|searching for|hunting for|in the "
+                "mood for|up for|keen on) <some> {query} " + _NOUN + " <lib>",
+                "(i need|i want|i'd like|i would like|i fancy|give me) <some> {query} " + _NOUN,
             ),
             build=_search,
             examples=("find me a leg workout", "got any quick cardio workouts"),

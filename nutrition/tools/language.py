@@ -220,7 +220,7 @@ LANGUAGE = Language(
                 "(to|on|onto|in|into) <list>",
                 "[<please>] (add|put) {items} (to|on|onto) [<the>] {grocery_list} [list]",
                 "(i|we) need {items} (add|put) (it|them|that|those|these) (to|on|onto|in) <list>",
-                "(i|we) (need|are out of|ran out of|have run out of|'re out of) {items} "
+                "(i|we) (need|are out of|ran out of|have run out of|'ve run out of) {items} "
                 "(for|on) <list>",
             ),
             build=_add_items,
@@ -229,8 +229,10 @@ LANGUAGE = Language(
         Intent(
             "grocery_need",
             (
-                "(i|we) [really|also] (need|are out of|ran out of|have run out of|'re out of) "
+                "(i|we) [really|also] (need|are out of|ran out of|have run out of|'ve run out of) "
                 "[to buy|to get|to pick up] {items}",
+                "(we're|i'm|were|im|we are|i am) [all|completely|almost|nearly] out of {items}",
+                "(need|buy|get|pick up) [some|more] {items}",
             ),
             build=_needed,
         ),

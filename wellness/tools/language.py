@@ -45,6 +45,13 @@ def _medicine(slots: Slots) -> Parsed:
     )
     name = re.sub(r"^\s*(?:of|my|a|an|some|the|his|her)\s+", "", name.strip(), flags=re.I)
     name = re.sub(r"\s+", " ", name).strip(" ,.")
+    count = re.match(r"(\d+|one|two|three|four|five|a couple of)\s+(\S.*)$", name, re.I)
+    if count and not dose:  # "two paracetamol": two of them
+        dose, name = (
+            str(said.NUMBER_WORDS.get(count.group(1).lower(), count.group(1))),
+            count.group(2),
+        )
+        dose = "2" if count.group(1).lower() == "a couple of" else dose
     if not name:
         raise CommandError('Say what you took, e.g. "I took 400 mg ibuprofen".')
     lower = name.lower()
