@@ -38,7 +38,8 @@ def _medicine(slots: Slots) -> Parsed:
     name = re.sub(said.DOSE.pattern + r"(?:\s+of)?", " ", name, flags=re.I)
     name = re.sub(said.PART.pattern, " ", name, flags=re.I)
     name = re.sub(
-        r"\b(?:at\s+\d{1,2}(?::\d{2})?\s*(?:am|pm)?|today|just\s+now|now|earlier|already)\b",
+        r"\b(?:at\s+\d{1,2}(?::\d{2})?\s*(?:am|pm)?|today|just\s+now|now|earlier|already|"
+        r"(?:the\s+day\s+before\s+)?yesterday|(?:on|last)\s+\w+day|\d{4}-\d{2}-\d{2})\b",
         " ",
         name,
         flags=re.I,
