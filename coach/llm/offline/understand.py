@@ -152,8 +152,11 @@ def _slot_lists(world: World) -> dict[str, TextSlotList]:
     )
 
 
-def _match(text: str, intents: Intents, world: World) -> tuple[Intent, Slots] | None:
-    result = recognize_best(text, intents, slot_lists=_slot_lists(world), language="en")
+def _match(
+    text: str, intents: Intents, world: World, *, athlete_lists: bool = True
+) -> tuple[Intent, Slots] | None:
+    lists = _slot_lists(world) if athlete_lists else {}
+    result = recognize_best(text, intents, slot_lists=lists, language="en")
     if result is None:
         return None
     values = {name: _number(entity.value) for name, entity in result.entities.items()}
@@ -181,11 +184,12 @@ def _clean(message: str) -> str:
     return re.sub(r"\s+", " ", text).rstrip(" .!?")
 
 
-def _corrected(text: str, world: World) -> str:
+def _corrected(text: str, world: World, *, athlete_lists: bool = True) -> str:
     """``text`` with each word the grammar doesn't know replaced by the nearest one it knows
-    (similarity ≥ 80, words of four letters or more), the athlete's own names included."""
+    (similarity ≥ 80, words of four letters or more), the athlete's own names included (unless
+    ``athlete_lists`` is False: the crisis path reads no athlete data)."""
     known = set(grammar().words)
-    for pairs in _filled(world).values():
+    for pairs in _filled(world).values() if athlete_lists else ():
         for words, _ in pairs:
             known.update(_WORD.findall(words.lower()))
     vocabulary = sorted(known)
@@ -230,11 +234,12 @@ def crisis(message: str, world: World) -> Understood | None:
     g = grammar()
     if not text or g.crisis is None:
         return None
-    for candidate in dict.fromkeys((text, _corrected(text, world))):
+    # The crisis intents hold no athlete list: nothing of the athlete's data is read for them.
+    for candidate in dict.fromkeys((text, _corrected(text, world, athlete_lists=False))):
         parts = [candidate] if len(candidate) <= MAX_MESSAGE else []
         parts += [p[:MAX_MESSAGE] for p in _CLAUSES.split(candidate) if p.strip()]
         for part in parts:
-            if match := _match(part, g.crisis, world):
+            if match := _match(part, g.crisis, world, athlete_lists=False):
                 result = _build(match)
                 if isinstance(result, Ask):
                     return Understood(ask=result, crisis=True)
