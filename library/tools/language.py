@@ -29,7 +29,7 @@ PAGES = [
     *((w, "home") for w in ("home", "chat", "home page", "start page")),
 ]
 ORDINALS = [
-    *((w, 0) for w in ("that one", "that", "that workout", "it", "the first one", "the first")),
+    *((w, 0) for w in ("that one", "that workout", "the first one", "the first")),
     *((w, 0) for w in ("the top one", "the first workout", "the one you found", "this one")),
     *((w, 1) for w in ("the second one", "the second", "the second workout", "number two")),
     *((w, 2) for w in ("the third one", "the third", "the third workout", "number three")),
@@ -193,10 +193,10 @@ LANGUAGE = Language(
         Intent(
             "save_workout_to_library",
             (
-                "(save|create|add|make|build|put) [me] [a|an|this|the] [new] {workout_words} "
+                "(save|create|make|build|design|write) [me] [a|an|this|the] [new] {workout_words} "
                 "(workout|session|routine) {query}",
-                "(save|create|add|make|build) [me] [a|an|this|the] [new] (workout|session|routine) "
-                "{query}",
+                "(save|create|make|build|design|write) [me] [a|an|this|the] [new] (workout|session|"
+                "routine) {query}",
             ),
             build=_save,
             examples=(

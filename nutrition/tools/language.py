@@ -26,6 +26,7 @@ from coach.llm.offline.language import (
 )
 from nutrition.access import household_for
 from nutrition.aggregation import quantity_text
+from nutrition.ingredients import known_ingredients
 from nutrition.models import GroceryList, Recipe
 
 from . import said
@@ -97,12 +98,33 @@ def _add_items(slots: Slots) -> list[Parsed] | Ask:
 
 
 def _needed(slots: Slots) -> list[Parsed] | Ask:
-    """ "we need three bananas": a grocery item only when every thing named is a known
-    ingredient (so "I need a break" is not one)."""
-    found = said.items(str(slots.get("items", "")), slots.world)
-    if not found or any(i.ingredient is None for i in found):
-        raise CommandError('To add it to your grocery list, say "add … to my grocery list".')
-    return _add_items(slots)
+    """ "we need three bananas", "we're out of olive oil": one known ingredient (the template's
+    list holds only those, so "I need a break" is not a grocery item)."""
+    where = _which_list(slots)
+    if isinstance(where, Ask):
+        return where
+    said_as = slots.words.get("ingredient", "")
+    typed = next(
+        (t.athlete_text or t.content for t in reversed(slots.world.turns) if t.role == "user"), None
+    )
+    if typed is not None and said_as.lower() not in typed.lower():  # a typo corrected: asked
+        return Ask(f"Did you mean {said_as}?", (f"add {said_as} to my grocery list",))
+    number = slots.get("count") or slots.get("qty")
+    unit = slots.get("unit_word") or ("whole" if number else "package")
+    ingredient = slots.get("ingredient")
+    quantity = number or 1
+    return [
+        Parsed(
+            "grocery_add_item",
+            {**where, "ingredient": ingredient, "quantity": quantity, "unit": unit},
+            f"add {quantity_text(quantity)} {unit} {ingredient} to your grocery list",
+        )
+    ]
+
+
+def _ingredient_words() -> list[tuple[str, str]]:
+    """The known ingredients (the data file the table is loaded from) by the words people use."""
+    return sorted({(form, name) for name, _ in known_ingredients() for form in said.forms(name)})
 
 
 def _create_list(slots: Slots) -> Parsed:
@@ -199,9 +221,19 @@ def _show_list(slots: Slots) -> Parsed | Ask:
 WHEN = "[(on|for) {day}|{when}|(on|for) {when}]"
 LANGUAGE = Language(
     lists={"grocery_list": list_names, "recipe": recipe_titles},
-    values={"meal": MEALS, "next_week": [("next week", True)]},
+    values={
+        "meal": MEALS,
+        "next_week": [("next week", True)],
+        "ingredient": _ingredient_words(),
+        "unit_word": sorted(said.UNIT_WORDS.items()),
+        "qty": [(w, n) for w, n in said.NUMBER_WORDS.items() if isinstance(n, int)],
+    },
     wildcards=("items", "list_name", "recipe_text"),
-    rules={"list": f"[<the>] [{{grocery_list}}] {LIST_WORDS}", "when_meal": WHEN},
+    rules={
+        "list": f"[<the>] [{{grocery_list}}] {LIST_WORDS}",
+        "when_meal": WHEN,
+        "amount": "[some|more] [{count}|{qty}] [{unit_word}] [of]",
+    },
     intents=(
         Intent(
             "grocery_create_list",
@@ -230,9 +262,9 @@ LANGUAGE = Language(
             "grocery_need",
             (
                 "(i|we) [really|also] (need|are out of|ran out of|have run out of|'ve run out of) "
-                "[to buy|to get|to pick up] {items}",
-                "(we're|i'm|were|im|we are|i am) [all|completely|almost|nearly] out of {items}",
-                "(need|buy|get|pick up) [some|more] {items}",
+                "[to buy|to get|to pick up] <amount> {ingredient}",
+                "(we're|i'm|were|im|we are|i am) [all|completely|almost|nearly] out of <amount> "
+                "{ingredient}",
             ),
             build=_needed,
         ),

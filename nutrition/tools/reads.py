@@ -24,16 +24,12 @@ def _home(ctx: ToolContext):
     return household_for(ctx.athlete)
 
 
-_IDS = re.compile(
-    r",? \((?:recipe |meal |item )?ID: \d+(?:, meal ID: \d+)?\)|,? (?:meal |item )?ID: \d+"
-)
 _ISO = re.compile(r"\b(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) )?(\d{4}-\d{2}-\d{2})\b")
 
 
 def in_words(text: str) -> str:
-    """A read's answer for a person: no IDs (the model needs them, a person reads names), dates
-    as "Thu 26 Nov"."""
-    text = _IDS.sub("", text)
+    """A read's answer for a person: dates as "Thu 26 Nov" (the IDs stay: the documented commands
+    name recipes, meals and items by them)."""
     return _ISO.sub(lambda m: f"{datetime.date.fromisoformat(m.group(1)):%a %-d %b}", text)
 
 

@@ -119,16 +119,17 @@ def known_ingredients(world: World) -> dict[str, str]:
     """The known ingredients by the words people use (singular and plural) → the exact name."""
 
     def load() -> dict[str, str]:
-        forms: dict[str, str] = {}
+        found: dict[str, str] = {}
         for name in Ingredient.objects.values_list("name", flat=True):
-            for form in _forms(name):
-                forms.setdefault(form, name)
-        return forms
+            for form in forms(name):
+                found.setdefault(form, name)
+        return found
 
     return world.cached("nutrition.ingredients", load)
 
 
-def _forms(name: str) -> set[str]:
+def forms(name: str) -> set[str]:
+    """A name's singular and plural forms as people write them."""
     base = name.lower()
     forms = {base, base.replace("-", " ")}
     if base.endswith(("s", "x", "ch", "sh")) and not base.endswith("ss"):

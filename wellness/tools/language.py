@@ -306,7 +306,7 @@ EVERYDAY = Language(
             "log_medication",
             (
                 "[i] [just|already|also] [have|'ve|i've|ive] {took_verb} {taken}",
-                "(log|record|note down|add) [that] [i took] {taken}",
+                "(log|record|note down) [that] [i took] {taken}",
             ),
             build=_medicine,
             examples=("I took 400 mg ibuprofen this morning", "log 5 g creatine"),
@@ -325,9 +325,11 @@ EVERYDAY = Language(
         Intent(
             "log_readiness",
             (
-                "{mood_note} (slept|sore|soreness|stiff|stressed|stressful|doms|sleep was) "
-                "[{remind_rest}]",
-                "(slept|sore|soreness|stiff|stressed|stressful|doms|sleep was) [{remind_rest}]",
+                # two of the three scales at least: one alone ("my back is sore") is no log
+                "[{mood_note}] (slept|sleep was) {care_rest} (sore|soreness|stiff|stressed|"
+                "stressful|stress|doms) [{remind_rest}]",
+                "[{mood_note}] (sore|soreness|stiff|doms|stressed|stressful) {care_rest} (slept|"
+                "sleep was|sore|soreness|stiff|stressed|stressful|stress) [{remind_rest}]",
             ),
             build=_readiness,
             examples=("slept badly, legs are sore, work is stressful",),
