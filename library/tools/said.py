@@ -10,6 +10,7 @@ import datetime
 import re
 from typing import Any
 
+from coach import vocabulary
 from coach.llm.offline.grammar import DEFAULT_LOAD, CommandError, Parsed
 from coach.llm.offline.language import Ask
 
@@ -42,7 +43,7 @@ NUMBER_WORDS = {
     )
 } | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "a couple of": 2, "a dozen": 12}
 _NUMBER = r"(\d+|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + ")"
-DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+DAYS = tuple(name.lower() for name in vocabulary.DAY_NAMES)
 
 
 def number(word: str) -> int:

@@ -123,8 +123,13 @@ def test_readiness_in_words_across_clauses():
 
 
 def test_readiness_with_a_scale_missing_is_asked():
-    found = read("I slept badly")
-    assert found.calls == [] and "how sore you are" in found.ask.question
+    found = read("I slept badly and my legs are sore")
+    assert found.calls == [] and "how stressed you are" in found.ask.question
+
+
+def test_one_scale_alone_is_no_readiness_log():
+    found = read("skip deadlifts on friday, my back is sore")
+    assert found is None or not any(c.name == "log_readiness" for c in found.calls)
 
 
 @pytest.mark.parametrize(

@@ -9,6 +9,8 @@ from __future__ import annotations
 import datetime
 import re
 
+from coach import vocabulary
+
 F = re.IGNORECASE
 NUMBER_WORDS = {
     "one": 1,
@@ -32,7 +34,7 @@ TIME = re.compile(
 )
 NOON = re.compile(r"\b(?:at\s+)?(noon|midday|midnight)\b", F)
 _ABBREVIATIONS = {"mon": 1, "tue": 2, "wed": 3, "thu": 4, "fri": 5, "sat": 6, "sun": 7}
-DAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+DAY_NAMES = tuple(name.lower() for name in vocabulary.DAY_NAMES)
 _DAY = r"(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)(?:day)?s?"
 DAYS = re.compile(
     rf"\b(?:every\s*day|daily|each\s+day|weekdays|week\s*days|weekends?|"
