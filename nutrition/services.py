@@ -205,6 +205,24 @@ def list_create(*, household: Household, name: str) -> GroceryList:
     return grocery_list
 
 
+DEFAULT_LIST = "Groceries"
+
+
+def default_list(household: Household) -> GroceryList:
+    """The household's grocery list when none is named ("add oats to my grocery list"): its only
+    one, or a new ``DEFAULT_LIST`` when it has none (journaled, so Undo removes it too); with
+    several, which one is asked (VALIDATION_ERROR naming them), never guessed."""
+    lists = list(GroceryList.objects.filter(household=household).order_by("pk")[:10])
+    if len(lists) == 1:
+        return lists[0]
+    if not lists:
+        return list_create(household=household, name=DEFAULT_LIST)
+    names = ", ".join(g.name for g in lists)
+    raise NutritionError(
+        "VALIDATION_ERROR", f"Say which grocery list: {names}.", "grocery_list_name"
+    )
+
+
 def _line(item: GroceryItem) -> Line:
     return Line(
         ingredient_id=item.ingredient_id,

@@ -25,10 +25,10 @@ def check_step(
         if reply.status != Message.Status.COMPLETE:
             checks.append(Check("reply completed", False, f"{reply.status} ({reply.error_code})"))
     if "calls" in expect:
-        ok, why = match_calls(expect["calls"], result.queued, strict=False)
+        ok, why = match_calls(expect["calls"], result.proposed, strict=False)
         checks.append(Check("tool calls proposed", ok, why))
     if "any_of" in expect:
-        reasons = [match_calls(o, result.queued, strict=False) for o in expect["any_of"]]
+        reasons = [match_calls(o, result.proposed, strict=False) for o in expect["any_of"]]
         ok = any(r[0] for r in reasons)
         checks.append(Check("tool calls proposed (one of)", ok, " | ".join(r[1] for r in reasons)))
     for spec in expect.get("reads", []):  # each expected read ran (other reads are allowed)
@@ -39,14 +39,14 @@ def check_step(
     if expect.get("answered"):
         last = result.replies[-1] if result.replies else None
         ok = bool(last and last.status == Message.Status.COMPLETE and last.content.strip())
-        ok = ok and not result.queued and not (last and last.error_code)
+        ok = ok and not result.proposed and not (last and last.error_code)
         checks.append(
             Check("answered without a proposal", ok, "" if ok else _why_not_answered(result))
         )
     if "refused" in expect:
         refused = expect["refused"]
-        ok = not result.queued
-        detail = "" if ok else f"queued {[c['name'] for c in result.queued]}"
+        ok = not result.proposed
+        detail = "" if ok else f"proposed {[c['name'] for c in result.proposed]}"
         if ok and isinstance(refused, dict) and "reply" in refused:
             ok, detail = matches(result.reply_text, refused["reply"])
         checks.append(Check("refused with the real bounds", ok, detail))
@@ -82,8 +82,8 @@ def expectations() -> dict[str, Any]:
 
 
 def _why_not_answered(result: StepResult) -> str:
-    if result.queued:
-        return f"proposed {[c['name'] for c in result.queued]}"
+    if result.proposed:
+        return f"proposed {[c['name'] for c in result.proposed]}"
     if not result.replies:
         return "no reply"
     last = result.replies[-1]
@@ -91,9 +91,10 @@ def _why_not_answered(result: StepResult) -> str:
 
 
 def exact_match(expect: dict[str, Any], result: StepResult) -> bool:
-    """The strict tool-call match of a message step: the queued writes are one of the expected
-    lists one for one, in order, and the reads that ran are exactly the expected reads."""
+    """The strict tool-call match of a message step: the proposed writes (queued, or applied at
+    once) are one of the expected lists one for one, in order, and the reads that ran are
+    exactly the expected reads."""
     options = expect.get("any_of") or [expect.get("calls", [])]
-    writes = any(match_calls(o, result.queued, strict=True)[0] for o in options)
+    writes = any(match_calls(o, result.proposed, strict=True)[0] for o in options)
     reads = match_calls(expect.get("reads", []), result.reads, strict=True)[0]
     return writes and reads

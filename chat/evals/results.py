@@ -8,6 +8,10 @@ from typing import Any
 from ..models import ToolCallRecord
 
 QUEUED = ToolCallRecord.Status.PROPOSED
+# A write that needs no Apply (a wellness log the athlete stated) is applied in the turn that
+# proposed it: among the calls a step made, an applied one was applied at once (a click applies
+# calls recorded by an earlier step, which are not the step's own).
+APPLIED = ToolCallRecord.Status.APPLIED
 
 
 @dataclass
@@ -41,7 +45,14 @@ class StepResult:
 
     @property
     def queued(self) -> list[dict[str, Any]]:
+        """The writes waiting for the athlete's Apply."""
         return [c for c in self.calls if c["kind"] == "write" and c["status"] == QUEUED]
+
+    @property
+    def proposed(self) -> list[dict[str, Any]]:
+        """The writes the step proposed: queued, or applied at once (a scenario's ``calls``
+        mean "proposed or applied at once"; evals/paraphrases/README.md)."""
+        return [c for c in self.calls if c["kind"] == "write" and c["status"] in (QUEUED, APPLIED)]
 
     @property
     def reads(self) -> list[dict[str, Any]]:

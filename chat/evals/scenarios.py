@@ -33,9 +33,10 @@ Steps (exactly one of):
   with ``ref = "W.S.E"`` (and ``name``).
 
 ``expect`` of a step (every key optional; see ``runner.check_step``): ``calls`` (the writes
-queued on the card) or ``any_of`` (alternatives of such lists), ``reads`` (read tools that ran),
-``answered`` (a text reply and no proposal), ``refused`` (nothing queued; ``{ reply = matcher }``
-names the real bounds), ``reply`` (a matcher of the reply's text), ``pending`` (a card is open),
+queued on the card, or applied at once when their tool needs no Apply: a stated log) or
+``any_of`` (alternatives of such lists), ``reads`` (read tools that ran), ``answered`` (a text
+reply and no proposal), ``refused`` (nothing proposed; ``{ reply = matcher }`` names the real
+bounds), ``reply`` (a matcher of the reply's text), ``pending`` (a card is open),
 ``outcome`` (of a click), ``program`` (paths into the exported program), ``acknowledged`` (the
 model was told of the decision and answered). Every message step also checks that nothing was
 written without Apply.

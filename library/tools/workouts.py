@@ -84,8 +84,22 @@ def search_workout_library(*, ctx: ToolContext, args: SearchWorkoutLibraryArgs) 
         raise ToolStateError("VALIDATION_ERROR", str(exc), "query") from None
     return Outcome(
         summary=render_search_results(hits, query=args.query, asked=args.limit),
-        spoken=render_search_results(hits, query=args.query, asked=args.limit, title=plain_title),
+        spoken=_found_in_words(hits, args.query),
     )
+
+
+def _found_in_words(hits: list[Any], query: str) -> str:
+    """The results as a person reads them: title, sport, minutes and intensity, and what to say
+    to put one on the calendar (the chat's words; the model reads the IDs)."""
+    if not hits:
+        return f"No workouts in the library match {plain_title(query)}."
+    lines = ["Found these workouts:"]
+    lines += [
+        f"{n}. {plain_title(h.title)}: {h.sport}, {h.duration_minutes} min, {h.intensity}"
+        for n, h in enumerate(hits, 1)
+    ]
+    lines.append('To put one on your calendar, say e.g. "schedule the first one for Saturday".')
+    return "\n".join(lines)
 
 
 def page_url(page: str, workout_id: int | None = None) -> str:
@@ -107,7 +121,7 @@ def navigate_to_page(*, ctx: ToolContext, args: NavigateToPageArgs) -> Outcome:
         url = page_url("workout", workout.pk)
         return Outcome(
             summary=f"The workout {quote(workout.title)}: {url} (a link to it is shown under "
-            "the reply)."
+            "the reply).",
         )
     url = page_url(args.page)
     return Outcome(summary=f"The {args.page} page: {url} (a link to it is shown under the reply).")

@@ -67,6 +67,17 @@ class ListRef(StrictModel):
         return self
 
 
+class ListOrDefault(ListRef):
+    """A list by id or exact name, or neither: the household's grocery list (its only one, or a
+    new one called ``DEFAULT_LIST`` when it has none; several are a question, never a guess)."""
+
+    @model_validator(mode="after")
+    def _one_list(self) -> Any:
+        if self.grocery_list_id is not None and self.grocery_list_name is not None:
+            raise ValueError("give grocery_list_id or grocery_list_name, not both")
+        return self
+
+
 # --- reads ---------------------------------------------------------------------------------------
 
 
@@ -162,7 +173,7 @@ class GroceryCreateListArgs(StrictModel):
     name: ListName
 
 
-class GroceryPushIngredientsArgs(ListRef):
+class GroceryPushIngredientsArgs(ListOrDefault):
     recipe_ids: list[Id] = Field(
         default_factory=list, max_length=20, description="Push these recipes' ingredients"
     )
@@ -175,7 +186,7 @@ class GroceryPushIngredientsArgs(ListRef):
         return self
 
 
-class GroceryAddItemArgs(ListRef):
+class GroceryAddItemArgs(ListOrDefault):
     ingredient: IngredientName | None = Field(default=None, description="A known ingredient")
     name: ListName | None = Field(default=None, description="Free text if no ingredient")
     quantity: Quantity

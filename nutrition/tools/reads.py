@@ -3,6 +3,8 @@ household's data, user-written text quoted as data (``quote``). No household yet
 
 from __future__ import annotations
 
+import datetime
+import re
 from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
@@ -22,9 +24,18 @@ def _home(ctx: ToolContext):
     return household_for(ctx.athlete)
 
 
+_ISO = re.compile(r"\b(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) )?(\d{4}-\d{2}-\d{2})\b")
+
+
+def in_words(text: str) -> str:
+    """A read's answer for a person: dates as "Thu 26 Nov" (the IDs stay: the documented commands
+    name recipes, meals and items by them)."""
+    return _ISO.sub(lambda m: f"{datetime.date.fromisoformat(m.group(1)):%a %-d %b}", text)
+
+
 def _both(render: Callable[..., str]) -> Outcome:
     """The model reads user text quoted (data); a person reads it as written (``spoken``)."""
-    return Outcome(summary=render(quote), spoken=render(plain))
+    return Outcome(summary=render(quote), spoken=in_words(render(plain)))
 
 
 def _recipe_line(n: int, recipe: Any, q=quote) -> str:
@@ -43,7 +54,7 @@ def recipe_list(*, ctx: ToolContext, args: a.RecipeListArgs) -> Outcome:
         _home(ctx), tags=args.tags, min_rating=args.min_rating, query=args.query
     )
     if not found:
-        return Outcome(summary="No recipes match.")
+        return Outcome(summary="No recipes match.", spoken="You have no recipes that match.")
     more = f"\n({len(found) - MAX_LISTED} more not shown)" if len(found) > MAX_LISTED else ""
     return _both(
         lambda q: (
@@ -87,7 +98,10 @@ def planner_list_meals(*, ctx: ToolContext, args: a.PlannerListMealsArgs) -> Out
     rows = list(selectors.meals(_home(ctx), args.start_date, args.end_date))
     span = f"{args.start_date.isoformat()} to {args.end_date.isoformat()}"
     if not rows:
-        return Outcome(summary=f"No meals planned from {span}.")
+        return Outcome(
+            summary=f"No meals planned from {span}.",
+            spoken=in_words(f"No meals are planned from {span}."),
+        )
     return _both(lambda q: f"Meals from {span}:\n" + "\n".join(_meal_line(m, q) for m in rows))
 
 
@@ -98,7 +112,11 @@ def planner_get_meal(*, ctx: ToolContext, args: a.PlannerGetMealArgs) -> Outcome
         rows = rows.filter(meal_type=args.meal_type)
     rows = list(rows)
     if not rows:
-        return Outcome(summary=f"Nothing planned on {args.date.isoformat()}.")
+        what = args.meal_type or "meals"
+        return Outcome(
+            summary=f"Nothing planned on {args.date.isoformat()}.",
+            spoken=f"No {what} planned for {args.date:%A %-d %B}.",
+        )
     return _both(lambda q: "\n".join(_meal_line(m, q) for m in rows))
 
 
@@ -107,7 +125,9 @@ def grocery_list_lists(*, ctx: ToolContext, args: a.GroceryListListsArgs) -> Out
     home = _home(ctx)
     lists = list(home.lists.all()) if home else []
     if not lists:
-        return Outcome(summary="The household has no grocery lists.")
+        return Outcome(
+            summary="The household has no grocery lists.", spoken="You have no grocery lists yet."
+        )
     counts = [(n, g, g.items.count()) for n, g in enumerate(lists, start=1)]
     return _both(
         lambda q: (

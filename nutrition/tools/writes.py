@@ -158,6 +158,8 @@ def planner_remove_meal(*, ctx: ToolContext, args: a.PlannerRemoveMealArgs) -> O
 
 
 def _list(ctx: ToolContext, args: a.ListRef):
+    if args.grocery_list_id is None and args.grocery_list_name is None:
+        return services.default_list(household(ctx))
     return selectors.list_in(household(ctx), pk=args.grocery_list_id, name=args.grocery_list_name)
 
 
@@ -250,6 +252,8 @@ def _push_detail(list_name: str, step: Any) -> dict[str, Any]:
 
 @_guarded
 def grocery_add_item(*, ctx: ToolContext, args: a.GroceryAddItemArgs) -> Outcome:
+    unnamed = args.grocery_list_id is None and args.grocery_list_name is None
+    new_list = unnamed and not household(ctx).lists.exists()
     grocery_list = _list(ctx, args)
     ingredient = (
         services.known_ingredient(args.ingredient, "ingredient") if args.ingredient else None
@@ -266,9 +270,13 @@ def grocery_add_item(*, ctx: ToolContext, args: a.GroceryAddItemArgs) -> Outcome
         ),
     )
     text = line_text(item.quantity, item.unit, item.name, item.prep_state)
+    details = [detail(type="add", target=f"{grocery_list.name}: {name}", after=text)]
+    if new_list:
+        details.insert(0, detail(type="add", target="Grocery lists", after=grocery_list.name))
     return Outcome(
-        summary=f"Added {quote(text)} to {quote(grocery_list.name)} (item ID: {item.pk}).",
-        details=[detail(type="add", target=f"{grocery_list.name}: {name}", after=text)],
+        summary=f"Added {quote(text)} to {quote(grocery_list.name)} (item ID: {item.pk})"
+        + (" (a new list)." if new_list else "."),
+        details=details,
     )
 
 
@@ -365,7 +373,8 @@ SPECS = [
     ),
     _spec(
         "grocery_add_item",
-        "Add one item to a grocery list (a known ingredient, or a free name).",
+        "Add one item to a grocery list (a known ingredient, or a free name); no list named: the "
+        "only one, or a new one.",
         a.GroceryAddItemArgs,
         grocery_add_item,
         "Grocery item",

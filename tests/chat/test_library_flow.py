@@ -54,7 +54,9 @@ def test_find_workouts_answers_at_once_in_words_and_the_model_reads_quoted_title
 ):
     reply = say(conversation, "find workouts legs")
     assert reply.content.startswith("Found these workouts:\n")
-    assert f"1. Leg Day Destroyer (ID: {legs.pk})" in reply.content
+    # a person reads the title and what it is, in words; the model reads the ID
+    line = f"1. Leg Day Destroyer: {legs.sport}, {legs.duration_minutes} min, {legs.intensity}"
+    assert line in reply.content and "ID:" not in reply.content
     step = reply.steps[0]["results"][0]
     assert f'1. "Leg Day Destroyer" (ID: {legs.pk})' in step["content"]  # data for the model
     assert not PendingToolBatch.objects.exists()

@@ -79,6 +79,8 @@ def _medication(text: str) -> Parsed | None:
     if m is None:
         return None
     name = m.group("name").strip()
+    if re.search(r"\b(?:at|around|about)\s+\d|\d\s*(?:am|pm)\b", name, F):
+        return None  # a time the command doesn't read ("at 7am"): the everyday reading has it
     kind = "supplement" if any(s in name.lower() for s in SUPPLEMENTS) else "medication"
     dose = m.group("dose") or m.group("dose2")
     if m.group("verb").lower() == "had" and not (

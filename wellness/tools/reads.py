@@ -11,6 +11,7 @@ from coach.tools.base import Outcome, ToolContext, ToolSpec, no_target, quote
 from wellness import selectors, services
 
 from .args import GetWellnessLogsArgs, ListRemindersArgs
+from .writes import days_text
 
 MAX_ROWS = 60
 
@@ -67,22 +68,69 @@ def get_wellness_logs(*, ctx: ToolContext, args: GetWellnessLogsArgs) -> Outcome
                 lines.append("- none")
         return "\n".join(lines)
 
-    # The model reads user text quoted (data); a person reads it as written.
-    return Outcome(summary=text(quote), spoken=text(plain))
+    # The model reads user text quoted (data); a person reads it in words, as written.
+    return Outcome(summary=text(quote), spoken=_spoken(logs, since, today, args, tz))
+
+
+_HEADINGS = {"medication": "Taken", "mood": "Mood", "readiness": "Readiness", "care": "Care"}
+
+
+def _day(date: datetime.date, today: datetime.date) -> str:
+    if date == today:
+        return "today"
+    if date == today - datetime.timedelta(days=1):
+        return "yesterday"
+    return f"{date:%a} {date.day} {date:%b}"
+
+
+def _spoken(logs, since, today, args, tz) -> str:
+    """The log for a person: a line per kind, each entry with its day in words, no ISO dates."""
+
+    def line(kind: str, log) -> str:
+        if kind == "medication":
+            when = f" at {log.taken_time:%H:%M}" if log.taken_time else ""
+            when = when or (f" ({log.part_of_day})" if log.part_of_day else "")
+            dose = f" {plain(log.dose)}" if log.dose else ""
+            return f"{plain(log.name)}{dose}, {_day(log.taken_on, today)}{when}"
+        if kind == "mood":
+            note = f" ({plain(log.note)})" if log.note else ""
+            return f"{log.mood}{note}, {_day(log.logged_on, today)}"
+        if kind == "readiness":
+            return (
+                f"sleep {log.sleep_quality}/5, soreness {log.soreness}/5, stress "
+                f"{log.stress}/5, {_day(log.logged_on, today)}"
+            )
+        local = log.occurred_at.astimezone(tz)
+        return f"{log.log_type}: {plain(log.title)}, {_day(local.date(), today)} at {local:%H:%M}"
+
+    span = "today" if args.days == 1 else f"the last {args.days} days"
+    kinds = list(_HEADINGS) if args.kind == "all" else [args.kind]
+    if not any(logs[kind] for kind in kinds):
+        return f"Nothing logged {span}."
+    lines = [f"Your log for {span}:"]
+    for kind in kinds:
+        rows = logs[kind]
+        if not rows:
+            lines.append(f"{_HEADINGS[kind]}: nothing.")
+            continue
+        shown = "; ".join(line(kind, row) for row in rows[:MAX_ROWS])
+        more = f" and {len(rows) - MAX_ROWS} more" if len(rows) > MAX_ROWS else ""
+        lines.append(f"{_HEADINGS[kind]}: {shown}{more}.")
+    return "\n".join(lines)
 
 
 def list_reminders(*, ctx: ToolContext, args: ListRemindersArgs) -> Outcome:
     reminders = list(selectors.reminders_of(athlete=ctx.athlete))
     if not reminders:
-        return Outcome(summary="The athlete has no reminders.")
+        return Outcome(summary="The athlete has no reminders.", spoken="You have no reminders.")
     lines = [f"{len(reminders)} reminder(s), in the athlete's time zone:"]
     count = len(reminders)
-    spoken = [f"{count} reminder{'s' if count != 1 else ''}, in your time zone:"]
+    spoken = [f"You have {count} reminder{'s' if count != 1 else ''}:"]
     for r in reminders:
         days = ", ".join(vocabulary.DAY_ABBREVIATIONS[d - 1] for d in r.days)
         state = "" if r.active else " (paused)"
         lines.append(f"- {quote(r.title)} at {r.time:%H:%M} on {days}{state}")
-        spoken.append(f"- {plain(r.title)} at {r.time:%H:%M} on {days}{state}")
+        spoken.append(f"- {plain(r.title)} at {r.time:%H:%M}, {days_text(r.days)}{state}")
     return Outcome(summary="\n".join(lines), spoken="\n".join(spoken))
 
 

@@ -227,7 +227,8 @@ SPECS = [
             "Only log if the athlete explicitly says they took it (took, taken, had).",
             "Do not infer medication from symptoms alone.",
         ),
-        intent_words=("took", "taken", "had", "swallowed", "injected"),
+        # "log 400 mg ibuprofen" states it as plainly as "I took" (seed 004's "explicit statement")
+        intent_words=("took", "taken", "had", "swallowed", "injected", "log", "logged", "record"),
         intent_objects=medication_words,
         stated_example="I took 5 g of creatine this morning",
         execute=log_medication,

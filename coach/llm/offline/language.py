@@ -143,3 +143,23 @@ def day_of(slots: Slots, world: World) -> datetime.date | None:
     if "day" in slots:
         return world.weekday(int(slots.get("day")), next_week=bool(slots.get("next_week")))
     return None
+
+
+def message_of(slots: Slots) -> str:
+    """The athlete's whole message (their latest words in the conversation), or the matched
+    words when the world holds no such turn: a build that reads details around its clause."""
+    for turn in reversed(slots.world.turns):
+        if turn.role == "user":
+            text = turn.athlete_text if turn.athlete_text is not None else turn.content
+            if text and slots.text.lower()[:20] in text.lower().replace("’", "'"):
+                return text.strip()
+            break
+    return slots.text
+
+
+def rest_of_message(slots: Slots) -> str:
+    """The message from the matched clause to its end: a clause cut at "and" inside what one call
+    reads ("3 sets of squats and 3 sets of lunges", "every monday and thursday") reads on."""
+    whole = message_of(slots)
+    at = whole.lower().replace("’", "'").find(slots.text.lower()[:20])
+    return whole[at:] if at >= 0 else slots.text

@@ -18,7 +18,7 @@ from coach.wording import athlete_words
 from .commands import at_once, help_text, parse_command, split_commands
 from .grammar import CommandError, Parsed, with_replies
 from .replies import answer_reply
-from .understand import Understood, nearest, understand
+from .understand import Understood, crisis, nearest, understand
 
 
 def read_tools() -> set[str]:
@@ -154,6 +154,10 @@ class OfflineProvider:
             else (last.athlete_text if last.athlete_text is not None else last.content)
         )
         message = message.strip()
+        if (found := crisis(message, world)) is not None and found.calls:
+            # Crisis language is the crisis path whatever else the message holds: before a reply
+            # to the open card, before the documented commands ("remind me to ... at 9:00").
+            return self._proposal(found.calls, turns)
         reply = answer_reply(message, turns=turns, pending=pending)
         if reply is not None and reply.reads:
             return self._proposal(reply.reads, turns)

@@ -96,7 +96,9 @@ def family_languages() -> tuple[tuple[str, Language], ...]:
         if not module_has_submodule(tools, "language"):
             continue
         language = getattr(import_module(f"{config.name}.tools.language"), "LANGUAGE", None)
-        if language is not None:
+        if isinstance(language, tuple):  # a family may declare its crisis intents apart
+            found.extend((str(config.verbose_name), part) for part in language)
+        elif language is not None:
             found.append((str(config.verbose_name), language))
     return tuple(found)
 
@@ -212,11 +214,13 @@ def _score(result: Any) -> tuple[int, int, int]:
     return (len(wild), -result.text_chunks_matched, sum(len(e.text or "") for e in wild))
 
 
-def _matches(text: str, intents: Intents, world: World) -> list[tuple[Intent, Slots]]:
-    """Every reading of ``text``, best first (as hassil's ``recognize_best`` ranks them)."""
-    results = sorted(
-        recognize_all(text, intents, slot_lists=_slot_lists(world), language="en"), key=_score
-    )
+def _matches(
+    text: str, intents: Intents, world: World, *, athlete_lists: bool = True
+) -> list[tuple[Intent, Slots]]:
+    """Every reading of ``text``, best first (as hassil's ``recognize_best`` ranks them);
+    ``athlete_lists=False`` reads none of the athlete's data (the crisis intents hold none)."""
+    lists = _slot_lists(world) if athlete_lists else {}
+    results = sorted(recognize_all(text, intents, slot_lists=lists, language="en"), key=_score)
     found, seen = [], set()
     for result in results:
         values = {name: _number(entity.value) for name, entity in result.entities.items()}
@@ -241,10 +245,12 @@ def _build(match: tuple[Intent, Slots]) -> list[Parsed] | Ask:
     return calls
 
 
-def _first(text: str, intents: Intents, world: World) -> list[Parsed] | Ask | None:
+def _first(
+    text: str, intents: Intents, world: World, *, athlete_lists: bool = True
+) -> list[Parsed] | Ask | None:
     """The best reading a build accepts (a build raises ``NotMeant`` when the words matched but
     don't mean its intent: "add Leg Day Destroyer on my calendar" is no exercise to add)."""
-    for match in _matches(text, intents, world):
+    for match in _matches(text, intents, world, athlete_lists=athlete_lists):
         try:
             return _build(match)
         except NotMeant:
@@ -264,11 +270,12 @@ def _clean(message: str) -> str:
     return re.sub(r"\s+", " ", text).rstrip(" .!?")
 
 
-def _corrected(text: str, world: World) -> str:
+def _corrected(text: str, world: World, *, athlete_lists: bool = True) -> str:
     """``text`` with each word the grammar doesn't know replaced by the nearest one it knows
-    (similarity ≥ 80, words of four letters or more), the athlete's own names included."""
+    (similarity ≥ 80, words of four letters or more), the athlete's own names included (unless
+    ``athlete_lists`` is False: the crisis path reads no athlete data)."""
     known = set(grammar().words)
-    for pairs in _filled(world).values():
+    for pairs in _filled(world).values() if athlete_lists else ():
         for words, _ in pairs:
             known.update(_WORD.findall(words.lower()))
     vocabulary = sorted(known)
@@ -303,19 +310,34 @@ def _attempt(text: str, world: World) -> list[Parsed] | Ask | None:
     return _first(text, g.intents, world)
 
 
+def crisis(message: str, world: World) -> Understood | None:
+    """The crisis path, when ``message`` (or one of its clauses, or the message with its typos
+    corrected) matches a crisis intent: asked before anything else, the documented commands
+    included, so no other reading of the sentence can win over it."""
+    text = _clean(message)
+    g = grammar()
+    if not text or g.crisis is None:
+        return None
+    # The crisis intents hold no athlete list: nothing of the athlete's data is read for them.
+    for candidate in dict.fromkeys((text, _corrected(text, world, athlete_lists=False))):
+        parts = [candidate] if len(candidate) <= MAX_MESSAGE else []
+        parts += [p[:MAX_MESSAGE] for p in _CLAUSES.split(candidate) if p.strip()]
+        for part in parts:
+            if (result := _first(part, g.crisis, world, athlete_lists=False)) is not None:
+                if isinstance(result, Ask):
+                    return Understood(ask=result, crisis=True)
+                return Understood(calls=result, crisis=True)
+    return None
+
+
 def understand(message: str, world: World) -> Understood | None:
     """What ``message`` asks for, or None when it isn't understood (see the module docstring)."""
     text = _clean(message)
     if not text or len(text) > MAX_MESSAGE:
         return None
-    g = grammar()
     try:
-        if g.crisis is not None:
-            for part in (text, *_CLAUSES.split(text)):
-                if part.strip() and (crisis := _first(part, g.crisis, world)) is not None:
-                    if isinstance(crisis, Ask):
-                        return Understood(ask=crisis, crisis=True)
-                    return Understood(calls=crisis, crisis=True)
+        if (found := crisis(message, world)) is not None:
+            return found
         result = _attempt(text, world)
         if result is None:
             fixed = _corrected(text, world)

@@ -1,0 +1,218 @@
+"""The library family in everyday words (``coach.llm.offline.language``): search the workout
+library ("got any good leg workouts?"), put a workout on the calendar ("put Leg Day Destroyer on
+my calendar for tomorrow", "schedule that one every week for three weeks"), save a workout typed
+in a sentence, and open a page ("take me to my calendar").
+
+Workouts are named by their titles as the athlete may see them (``library.access``); "that one",
+"the first one" or "the second one" are the results of the search just shown, in its order. A
+date is today, tomorrow, the day after tomorrow, a weekday (the next one), "in N days" or an ISO
+date; a schedule that names no date is asked, never guessed."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from coach.llm.offline.grammar import CommandError, Parsed
+from coach.llm.offline.language import Ask, Intent, Language, Slots, World, rest_of_message
+from library.access import visible_workouts
+from library.search import search_workouts
+
+from .said import count_said, date_said, workout_from_words
+
+PAGES = [
+    *((w, "calendar") for w in ("calendar", "schedule", "training calendar", "my week")),
+    *((w, "library") for w in ("library", "workout library", "workouts", "my workouts")),
+    *((w, "fitness") for w in ("fitness", "fitness chart", "fitness page", "form chart")),
+    *((w, "fitness") for w in ("fitness and fatigue chart", "training load", "chart")),
+    *((w, "settings") for w in ("settings", "setting", "profile", "preferences", "account")),
+    *((w, "home") for w in ("home", "chat", "home page", "start page")),
+]
+ORDINALS = [
+    *((w, 0) for w in ("that one", "that workout", "the first one", "the first")),
+    *((w, 0) for w in ("the top one", "the first workout", "the one you found", "this one")),
+    *((w, 1) for w in ("the second one", "the second", "the second workout", "number two")),
+    *((w, 2) for w in ("the third one", "the third", "the third workout", "number three")),
+]
+_NOUN = "(workout|workouts|session|sessions|routine|routines|training|plan|plans)"
+
+
+def workout_titles(world: World) -> list[tuple[str, Any]]:
+    """The titles of the workouts the athlete may see, as people write them, → the workout id."""
+
+    def load() -> list[tuple[str, Any]]:
+        user = getattr(world.ctx, "athlete", None)
+        if user is None:
+            return []
+        pairs = []
+        for pk, title in visible_workouts(user).values_list("pk", "title"):
+            lower = title.lower().strip()
+            for form in {lower, lower.replace("-", " "), re.sub(r"[^\w\s]", "", lower)}:
+                if form.strip():
+                    pairs.append((form, pk))
+        return pairs
+
+    return world.cached("library.titles", load)
+
+
+def _search(slots: Slots) -> Parsed:
+    query = re.sub(r"\s+", " ", str(slots.get("query", ""))).strip(" ,.?!")
+    query = re.sub(r"^(?:a|an|some|any|good|nice|new|the)\s+", "", query, flags=re.I)
+    if not query:
+        raise CommandError('Say what kind of workout, e.g. "find me a leg workout".')
+    return Parsed("search_workout_library", {"query": query[:200]}, f'search for "{query}"')
+
+
+def _last_search(world: World) -> list[Any]:
+    """The results of the latest library search of the conversation, in the order shown."""
+    user = getattr(world.ctx, "athlete", None)
+    for name, arguments in world.recent_calls():
+        if name == "search_workout_library" and user is not None:
+            try:
+                return search_workouts(
+                    user=user, query=arguments.get("query", ""), limit=arguments.get("limit", 5)
+                )
+            except ValueError:
+                return []
+    return []
+
+
+def _which(slots: Slots) -> tuple[int, str]:
+    if "workout" in slots:
+        pk = int(slots.get("workout"))
+        title = next(
+            (
+                t
+                for p, t in visible_workouts(slots.world.ctx.athlete).values_list("pk", "title")
+                if p == pk
+            ),
+            slots.words.get("workout", ""),
+        )
+        return pk, title
+    hits = _last_search(slots.world)
+    index = int(slots.get("found", 0))
+    if not hits:
+        raise CommandError(
+            'Which workout? Search first ("find me a leg workout") or say its title.'
+        )
+    if index >= len(hits):
+        raise CommandError(f"The last search found {len(hits)} workout(s).")
+    return hits[index].id, hits[index].title
+
+
+def _schedule(slots: Slots) -> Parsed | Ask:
+    pk, title = _which(slots)
+    words = rest_of_message(slots)
+    tail = str(slots.get("when_said", "")) or words
+    date = date_said(tail, slots.world.today)
+    if date is None:
+        return Ask(
+            f"Which day should I put {title} on?",
+            tuple(f"schedule {title} for {d}" for d in ("tomorrow", "saturday")),
+        )
+    arguments: dict[str, Any] = {"workout_id": pk, "date": date.isoformat()}
+    description = f"schedule {title} on {date:%A %-d %B}"
+    lower = tail.lower()
+    recurrence = (
+        "daily"
+        if re.search(r"\bevery\s*day\b|\bdaily\b|\beach day\b", lower)
+        else "weekly"
+        if re.search(r"\bevery\s+(?:week|\w+day)\b|\bweekly\b|\beach week\b", lower)
+        else None
+    )
+    count = count_said(lower)
+    if recurrence is None and count and re.search(r"\bweeks?\b", lower):
+        recurrence = "weekly"
+    if recurrence:
+        if not count:
+            return Ask(
+                f"How many times should I schedule {title} ({recurrence})?",
+                tuple(f"schedule {title} {recurrence} for {n} weeks" for n in (4, 8)),
+            )
+        arguments |= {"recurrence": recurrence, "count": count}
+        description += f", {recurrence}, {count} times"
+    return Parsed("add_workout_to_calendar", arguments, description)
+
+
+def _save(slots: Slots) -> Parsed | Ask:
+    return workout_from_words(rest_of_message(slots))
+
+
+def _navigate(slots: Slots) -> Parsed:
+    page = slots.get("page")
+    return Parsed("navigate_to_page", {"page": page}, f"open the {page} page")
+
+
+LANGUAGE = Language(
+    lists={"workout": workout_titles},
+    values={"page": PAGES, "found": ORDINALS},
+    wildcards=("query", "when_said", "workout_words"),
+    rules={
+        "find": "(find|search|look|look up|search for|look for|get|give|show|recommend|suggest|"
+        "pull up|any|need|want)",
+        "lib": "[(in|from) [the|my] [workout] library]",
+        "some": "[a|an|some|any|good|a good|some good|a few|few|nice|new]",
+        "target": "({workout}|{found})",
+        "cal": "[(on|to|in|into) [my|the] (calendar|schedule|plan|program)]",
+    },
+    intents=(
+        Intent(
+            "search_workout_library",
+            (
+                "[<please>] [can you|could you|please] <find> [me] [for] <some> {query} "
+                + _NOUN
+                + " <lib>",
+                "(got|have you got|do you have|is there|are there|have we got) <some> {query} "
+                + _NOUN
+                + " <lib>",
+                "(show|give|find|get) me something {query}",
+                "(what|which) {query} " + _NOUN + " (are there|do you have|do i have|are in the "
+                "library|can i do)",
+                "(search|look through|check) [the|my] [workout] library for {query}",
+                "[i'm|i am|im|i was|just] (looking for|after|searching for|hunting for|in the "
+                "mood for|up for|keen on) <some> {query} " + _NOUN + " <lib>",
+                "(i need|i want|i'd like|i would like|i fancy|give me) <some> {query} " + _NOUN,
+            ),
+            build=_search,
+            examples=("find me a leg workout", "got any quick cardio workouts"),
+        ),
+        Intent(
+            "add_workout_to_calendar",
+            (
+                "[<please>] (schedule|put|add|plan|book|slot|pencil in) [in] <target> <cal> "
+                "[for|on|from|starting] {when_said}",
+                "[<please>] (schedule|put|add|plan|book) <target> <cal>",
+                "[i want to|i'd like to|let me|i'll|can i] do <target> {when_said}",
+            ),
+            build=_schedule,
+            examples=(
+                "put Leg Day Destroyer on my calendar for tomorrow",
+                "schedule that one every week for 4 weeks starting tomorrow",
+            ),
+        ),
+        Intent(
+            "save_workout_to_library",
+            (
+                "(save|create|make|build|design|write) [me] [a|an|this|the] [new] {workout_words} "
+                "(workout|session|routine) {query}",
+                "(save|create|make|build|design|write) [me] [a|an|this|the] [new] (workout|session|"
+                "routine) {query}",
+            ),
+            build=_save,
+            examples=(
+                "save a workout called Quick Legs: 3 sets of 15 goblet squats, 20 minutes, moderate",
+            ),
+        ),
+        Intent(
+            "navigate_to_page",
+            (
+                "[<please>] (open|go to|take me to|bring me to|navigate to|show me|show|jump to|"
+                "switch to|get me to|i want to see|let me see) <the> {page} [page|view|screen|tab]",
+                "(where is|where's|wheres|where are|how do i get to|how do i find|how do i open) "
+                "<the> {page} [page|view|screen|tab]",
+            ),
+            build=_navigate,
+            examples=("take me to my calendar", "open settings"),
+        ),
+    ),
+)

@@ -1,0 +1,150 @@
+"""Crisis language in free text is the crisis path (issue 20 point 4; seed 004): whatever else the
+sentence holds, the offline coach logs the mood as crisis and nothing else, before any other
+reading (a reply to the card, the documented commands, another family's sentence); near misses
+("I hurt myself deadlifting", "this workout is killing me") are not, and reading it is fast."""
+
+from __future__ import annotations
+
+import datetime
+import statistics
+import time
+
+import pytest
+
+from chat.agent import run_turn
+from chat.models import Message, ToolCallRecord
+from chat.services import message_send
+from coach.llm.base import Turn, World
+from coach.llm.offline import OfflineProvider
+from coach.llm.offline.understand import crisis, understand
+from coach.tools.base import ToolContext
+from tests.factories import ConversationFactory, UserFactory, build_program
+from wellness.models import MoodLog, Reminder
+
+pytestmark = pytest.mark.django_db
+
+TODAY = datetime.date(2026, 11, 26)
+CRISIS_CALL = [("log_mood", {"mood": "crisis"})]
+
+ALONE = [
+    "I want to kill myself",
+    "i wanna kill myself",
+    "I'm going to kill myself tonight",
+    "i'm thinking of killing myself",
+    "I want to kil myself",  # a typo
+    "kms",
+    "I don't want to be here anymore",
+    "i dont want to live anymore",
+    "I do not want to be alive",
+    "thinking about ending it",
+    "I keep thinking about ending it all",
+    "I want to end my life",
+    "I've been thinking about suicide",
+    "I feel suicidal",
+    "I want to hurt myself",
+    "I've been cutting myself again",
+    "I want to die",
+    "I can't go on",
+    "I can't do this anymore",
+    "everyone would be better off without me",
+    "there's no reason to live",
+    "I have nothing to live for",
+    "I CAN'T GO ON.",
+    "I don’t want to be here anymore",  # a typographic apostrophe
+]
+INSIDE = [
+    "skip tomorrow's workout, honestly I feel hopeless and want to hurt myself",
+    "swap squats for lunges and I want to kill myself",
+    "remind me to kill myself at 9am",
+    "remind me to take creatine at 08:00 and I want to end it all",
+    "I took pills to end my life",
+    "log 400 mg ibuprofen, I want to end it all",
+    "move my run to friday; I've been thinking about suicide",
+    "mood good. I don't want to be here anymore",
+    "add oats to my grocery list then I want to die",
+]
+NOT_CRISIS = [
+    "I hurt myself deadlifting",
+    "I killed it at the gym today",
+    "this workout is killing me",
+    "I could die for a burger",
+    "I hurt my knee yesterday",
+    "feeling great today",
+]
+
+
+def _world(turns=()) -> World:
+    return World(today=TODAY, turns=list(turns))
+
+
+def _calls(text: str):
+    found = understand(text, _world([Turn(role="user", content=text)]))
+    return found, [(c.name, c.arguments) for c in (found.calls if found else [])]
+
+
+@pytest.mark.parametrize("text", ALONE + INSIDE)
+def test_crisis_language_is_the_crisis_path_and_nothing_else(text):
+    found, calls = _calls(text)
+    assert found is not None and found.crisis is True
+    assert calls == CRISIS_CALL
+
+
+@pytest.mark.parametrize("text", NOT_CRISIS)
+def test_near_misses_are_not_the_crisis_path(text):
+    found, calls = _calls(text)
+    assert found is None or found.crisis is False
+    assert ("log_mood", {"mood": "crisis"}) not in calls
+
+
+@pytest.fixture
+def conversation():
+    athlete = UserFactory(username="alex")
+    program = build_program(weeks=1, sessions=1, exercises=1, athlete=athlete)
+    return ConversationFactory(program=program)
+
+
+def _say(conversation, text: str) -> Message:
+    _, placeholder = message_send(conversation=conversation, text=text)
+    run_turn(placeholder=placeholder, provider=OfflineProvider())
+    placeholder.refresh_from_db()
+    return placeholder
+
+
+def test_crisis_words_win_over_a_documented_command_in_the_chat(conversation, settings):
+    """ "remind me to … at 08:00" is a command; with crisis words it is the crisis path: the mood
+    is logged, no reminder is proposed, and the reply is the deployment's fixed message."""
+    settings.WELLNESS_CRISIS_MESSAGE = "We hear you. Call 0800 000 000, any time."
+    reply = _say(conversation, "remind me to end my life at 08:00")
+
+    assert MoodLog.objects.get().mood == "crisis"
+    assert not Reminder.objects.exists()
+    assert reply.content == "We hear you. Call 0800 000 000, any time."
+    assert list(ToolCallRecord.objects.values_list("tool", "status")) == [("log_mood", "applied")]
+
+
+def test_crisis_words_in_a_long_message_are_still_found():
+    text = "so about my program " * 30 + "and honestly I want to kill myself"
+    found = understand(text, _world())
+    assert found is None or found.crisis is False  # a message over 400 characters is no command
+    assert crisis(text, _world()).calls[0].arguments == {"mood": "crisis"}
+
+
+def test_reading_crisis_language_is_fast():
+    world_turns = [Turn(role="user", content=t) for t in ALONE]
+    understand("warm up", _world())  # the grammar is compiled once per process
+    took = []
+    for text in ALONE + INSIDE + NOT_CRISIS:
+        started = time.perf_counter()
+        understand(text, _world(world_turns))
+        took.append((time.perf_counter() - started) * 1000)
+    took.sort()
+    p50, p99 = statistics.median(took), took[int(len(took) * 0.99) - 1]
+    print(f"crisis understanding: p50 {p50:.1f} ms, p99 {p99:.1f} ms over {len(took)}")
+    assert p50 <= 20
+    assert p99 <= 100
+
+
+def test_the_crisis_intents_need_no_athlete_data():
+    """A conversation without an athlete context still reaches the crisis path."""
+    world = World(ctx=ToolContext(athlete=None, program=None), today=TODAY)
+    assert understand("I want to kill myself", world).crisis is True

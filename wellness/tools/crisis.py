@@ -1,0 +1,55 @@
+"""The crisis path in everyday words (seed 004; issue 20): crisis language in free text logs the
+mood as crisis, which the chat answers with the deployment's fixed message (``crisis_message``)
+and flags to the athlete's coach. It is a ``Language`` of its own with ``crisis=True``: the
+offline coach asks it before anything else (the documented commands included), on the whole
+message, on each clause and on the message with its typos corrected, so it wins whatever else
+the sentence holds.
+
+The words are held between wildcards (anything may come before or after them), and kept to the
+words themselves: "I want to hurt myself" and "skip tomorrow, I want to kill myself" are the
+crisis path; "I hurt myself deadlifting" (an injury) and "this workout is killing me" are not.
+When in doubt a phrase is on the crisis side: showing the resources to someone who didn't need
+them costs far less than the opposite."""
+
+from __future__ import annotations
+
+from coach.llm.offline.grammar import Parsed
+from coach.llm.offline.language import Intent, Language
+
+_ME = "(myself|my self|meself)"
+CRISIS = Language(
+    crisis=True,
+    wildcards=("crisis_before", "crisis_after"),
+    rules={
+        "wish": "(want|wanna|going|gonna|plan|planning|need|have|thinking about|think about|"
+        "thought about|thoughts of|thoughts about|feel like|considering|tempted|might|may|will|"
+        "could|should|would|about|urge|urges)",
+    },
+    intents=(
+        Intent(
+            "crisis",
+            (
+                "[{crisis_before}] (kill|kil|killing|killin|killed) " + _ME + " [{crisis_after}]",
+                "[{crisis_before}] (kms|kys) [{crisis_after}]",
+                "[{crisis_before}] (end|ending|take|taking) my [own] life [{crisis_after}]",
+                "[{crisis_before}] (suicide|suicidal|self harm|self-harm|selfharm|self harming) "
+                "[{crisis_after}]",
+                "[{crisis_before}] <wish> [to] (hurt|hurting|harm|harming|cut|cutting) "
+                + _ME
+                + " [{crisis_after}]",
+                "[{crisis_before}] (cutting|harming) myself [{crisis_after}]",
+                "[{crisis_before}] (don't|do not|dont|no longer) want to (be here|live|be alive|"
+                "exist|wake up|go on) [{crisis_after}]",
+                "[{crisis_before}] (want|wanna|wish i could|wish i was|wish i were|ready) "
+                "[to] (die|dead|disappear forever) [{crisis_after}]",
+                "[{crisis_before}] <wish> [to] (ending|end) (it|it all|everything|things) "
+                "[{crisis_after}]",
+                "[{crisis_before}] (end it all|no reason to live|nothing to live for|"
+                "better off dead|better off without me|can't go on|cant go on|cannot go on|"
+                "can't do this anymore|can't take it anymore|no point in living|"
+                "no point living) [{crisis_after}]",
+            ),
+            build=lambda slots: Parsed("log_mood", {"mood": "crisis"}, "log your mood: crisis"),
+        ),
+    ),
+)

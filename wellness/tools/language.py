@@ -1,0 +1,392 @@
+"""The wellness family in everyday words (``coach.llm.offline.language``).
+
+Two declarations: ``CRISIS`` (``wellness.tools.crisis``: crisis language in free text is the
+crisis path, whatever else the sentence holds) and ``EVERYDAY``: what the athlete took (only as a statement: "I took", "just had 400 mg", "log 400
+mg ibuprofen"; the guardrails check the words again before anything is written, and a plan, a
+wish or a question logs nothing), how they feel, how they slept and how sore and stressed they
+are, reminders with a time and days, visits and injuries, and reads of the log and reminders.
+The details (a dose, a time, weekdays, a day, readiness words) are read by ``said``; a detail a
+tool needs and the sentence doesn't give is asked, never guessed."""
+
+from __future__ import annotations
+
+import re
+
+from coach.llm.offline.grammar import CommandError, Parsed
+from coach.llm.offline.language import (
+    Ask,
+    Intent,
+    Language,
+    Slots,
+    message_of,
+    rest_of_message,
+)
+
+from . import said
+from .crisis import CRISIS
+from .offline import SUPPLEMENTS
+from .writes import TAKEN_THINGS, days_text
+
+# --- what the athlete took ------------------------------------------------------------------------
+
+
+def _medicine(slots: Slots) -> Parsed:
+    text = str(slots.get("taken", "")).strip()
+    verb = str(slots.words.get("took_verb", "") or "").lower()
+    dose = said.dose(text)
+    name = text
+    name = re.sub(said.DOSE.pattern + r"(?:\s+of)?", " ", name, flags=re.I)
+    name = re.sub(said.PART.pattern, " ", name, flags=re.I)
+    name = re.sub(
+        r"\b(?:at\s+\d{1,2}(?::\d{2})?\s*(?:am|pm)?|today|just\s+now|now|earlier|already|"
+        r"(?:the\s+day\s+before\s+)?yesterday|(?:on|last)\s+\w+day|\d{4}-\d{2}-\d{2})\b",
+        " ",
+        name,
+        flags=re.I,
+    )
+    name = re.sub(r"^\s*(?:of|my|a|an|some|the|his|her)\s+", "", name.strip(), flags=re.I)
+    name = re.sub(r"\s+", " ", name).strip(" ,.")
+    count = re.match(r"(\d+|one|two|three|four|five|a couple of)\s+(\S.*)$", name, re.I)
+    if count and not dose:  # "two paracetamol": two of them
+        dose, name = (
+            str(said.NUMBER_WORDS.get(count.group(1).lower(), count.group(1))),
+            count.group(2),
+        )
+        dose = "2" if count.group(1).lower() == "a couple of" else dose
+    if not name:
+        raise CommandError('Say what you took, e.g. "I took 400 mg ibuprofen".')
+    lower = name.lower()
+    kind = "supplement" if any(s in lower for s in SUPPLEMENTS) else "medication"
+    has_object = dose or kind == "supplement" or set(lower.split()) & TAKEN_THINGS
+    if verb == "had" and not has_object and not re.match(r"\s*my\b", text, re.I):
+        raise CommandError(
+            f'I only log a medicine or supplement you say you took, so I logged nothing for "{name}". '
+            'Say it like "I had 400 mg ibuprofen".'
+        )
+    args: dict = {"medication_name": name[:80], "kind": kind}
+    if dose:
+        args["dose"] = dose
+    when = ""
+    date = said.date_said(text, slots.world.today)
+    if date is not None and date != slots.world.today:
+        args["date"] = date.isoformat()
+        when = f" on {date:%A}"
+    time = said.clock(text)
+    if time:
+        args["time"] = time
+        when += f" at {time}"
+    elif part := said.part_of_day(text):
+        args["part_of_day"] = part
+        when += f" ({part})"
+    return Parsed("log_medication", args, f"log {kind} {name}{f', {dose}' if dose else ''}{when}")
+
+
+# --- mood and readiness ---------------------------------------------------------------------------
+
+MOODS = [
+    *((w, "great") for w in ("great", "amazing", "fantastic", "awesome", "excellent", "brilliant")),
+    *((w, "great") for w in ("incredible", "on top of the world", "really good", "very good")),
+    *((w, "good") for w in ("good", "fine", "well", "happy", "positive", "pretty good", "solid")),
+    *((w, "okay") for w in ("ok", "okay", "alright", "all right", "meh", "so-so", "so so")),
+    *((w, "okay") for w in ("average", "not bad", "not too bad", "not great", "fine i guess")),
+    *((w, "poor") for w in ("down", "bad", "low", "sad", "awful", "terrible", "rough", "crap")),
+    *((w, "poor") for w in ("miserable", "depressed", "anxious", "not good", "not well", "lousy")),
+    *((w, "poor") for w in ("not ok", "not okay", "hopeless", "horrible", "like crap", "shit")),
+    *((w, "poor") for w in ("not so good", "not too good", "really bad", "really down", "upset")),
+]
+
+
+def _mood(slots: Slots) -> Parsed:
+    mood = slots.get("mood")
+    args = {"mood": mood}
+    note = str(slots.get("mood_note") or "").strip(" ,.")
+    if note:
+        args["note"] = note[:280]
+    return Parsed("log_mood", args, f"log your mood: {mood}")
+
+
+def _readiness(slots: Slots) -> list[Parsed] | Ask:
+    if any(call.name == "log_readiness" for call in slots.world.said):
+        return []  # the sentence's other clause, already read with the whole sentence
+    text = message_of(slots)
+    if re.match(
+        r"\s*(how|what|when|why|did|do|does|was|is|am|should|can|show|list|give|tell)\b", text, re.I
+    ):
+        raise CommandError(
+            "I log readiness you tell me: how you slept, how sore and how stressed you are, "
+            'e.g. "slept well, a bit sore, not stressed".'
+        )
+    found = said.readiness(text)
+    missing = [k for k in ("sleep_quality", "soreness", "stress") if k not in found]
+    if missing:
+        words = {
+            "sleep_quality": "how you slept",
+            "soreness": "how sore you are",
+            "stress": "how stressed you are",
+        }
+        asked = " and ".join(words[m] for m in missing)
+        return Ask(
+            f"To log your readiness I need {asked} too (each 1 to 5), e.g. "
+            '"readiness sleep 4 soreness 2 stress 3".',
+        )
+    sleep, sore, stress = found["sleep_quality"], found["soreness"], found["stress"]
+    return [
+        Parsed(
+            "log_readiness",
+            {"sleep_quality": sleep, "soreness": sore, "stress": stress},
+            f"log readiness: sleep {sleep}/5, soreness {sore}/5, stress {stress}/5",
+        )
+    ]
+
+
+# --- reminders ------------------------------------------------------------------------------------
+
+
+_VERB = re.compile(
+    r"^.*?\b(?:remind\s+me|reminder|alarm)\b(?:\s+for\s+me)?(?:\s+(?:to|for|about))?\s*", re.I
+)
+_CLOCK_WORDS = re.compile(
+    r"\b(?:at|@|by)\s+\d{1,2}(?::\d{2})?\s*(?:a\.?m\.?|p\.?m\.?|o'?clock)?"
+    r"|\b\d{1,2}:\d{2}\s*(?:a\.?m\.?|p\.?m\.?)?|\b\d{1,2}\s*(?:a\.?m\.?|p\.?m\.?)"
+    r"|\b(?:at\s+)?(?:noon|midday|midnight)\b",
+    re.I,
+)
+
+
+def _reminder_parts(text: str) -> tuple[str, str | None, list[int]]:
+    """The title, the time and the weekdays of the words after "remind me"."""
+    time = said.clock(text)
+    days = said.weekdays(text) or list(range(1, 8))
+    title = said.DAYS.sub(" ", _CLOCK_WORDS.sub(" ", text))
+    title = re.sub(r"\s+", " ", title).strip(" ,.")
+    for _ in range(2):
+        title = re.sub(r"^(?:to|for|about|that i (?:need|have) to)\s+", "", title, flags=re.I)
+        title = re.sub(r"\s+(?:to|for|on|at|every|each|and)$", "", title, flags=re.I).strip(" ,.")
+    if re.match(r"my\s", title, re.I):  # "a reminder for my vitamins": take them
+        title = "take " + title
+    return title[:1].upper() + title[1:120], time, days
+
+
+def _reminder(slots: Slots) -> Parsed | Ask:
+    text = " ".join(str(slots.get(k, "")) for k in ("remind_what", "remind_rest")).strip()
+    title, time, days = _reminder_parts(text)
+    rest = rest_of_message(slots)
+    if (not title or time is None) and len(rest) > len(slots.text):
+        # A clause cut the reminder short ("remind me every monday | and thursday at 7pm to
+        # stretch"): read it to the end of the message.
+        title, time, days = _reminder_parts(_VERB.sub("", rest, count=1))
+    if not title:
+        raise CommandError('Say what to remind you of, e.g. "remind me to stretch at 7pm".')
+    what = title[:1].lower() + title[1:]
+    if time is None:
+        return Ask(
+            f"What time should I remind you to {what}?",
+            tuple(f"remind me to {what} at {t}" for t in ("8am", "7pm")),
+        )
+    return Parsed(
+        "create_reminder",
+        {"title": title, "time": time, "days": days},
+        f"remind you to {what} at {time}, {days_text(days)}",
+    )
+
+
+# --- care records ---------------------------------------------------------------------------------
+
+CARE_PLACES = [
+    *((w, "physio") for w in ("physio", "physiotherapist", "physical therapist", "pt")),
+    *((w, "physio") for w in ("physiotherapy", "physical therapy", "sports massage", "chiro")),
+    *((w, "physio") for w in ("chiropractor", "osteo", "osteopath", "massage therapist")),
+    *((w, "visit") for w in ("doctor", "doc", "gp", "hospital", "clinic", "er", "a&e")),
+    *((w, "visit") for w in ("emergency room", "dentist", "specialist", "surgeon", "nurse")),
+    *((w, "visit") for w in ("cardiologist", "orthopedist", "sports doctor", "urgent care")),
+]
+INJURY_VERBS = "(hurt|injured|sprained|strained|pulled|tweaked|twisted|tore|torn|broke|broken)"
+
+
+_DATE_WORDS = re.compile(
+    r"\b(?:yesterday|today|this (?:morning|afternoon|evening)|last night|the day before "
+    r"yesterday|on \w+day|last \w+day|at \d{1,2}(?::\d{2})?\s*(?:am|pm)?|\d{4}-\d{2}-\d{2})\b",
+    re.I,
+)
+
+
+def _care(slots: Slots) -> Parsed:
+    kind = slots.get("care_place") or "injury"
+    place = slots.words.get("care_place", "")
+    rest = str(slots.get("care_rest") or "").strip()
+    world = slots.world
+    date = said.date_said(f"{slots.text}", world.today) or world.today
+    time = said.clock(rest) or "12:00"
+    topic = _DATE_WORDS.sub(" ", rest)
+    topic = re.sub(
+        r"^\s*(?:for|about|because of|with|to check|to look at)\s+", "", topic.strip(), flags=re.I
+    )
+    topic = re.sub(r"^(?:a|an|the|my)\s+", "", re.sub(r"\s+", " ", topic).strip(" ,."), flags=re.I)
+    if kind == "injury":
+        part = _DATE_WORDS.sub(" ", str(slots.get("body_part", "")))
+        part = " ".join(part.split())
+        what = f"{slots.words.get('injury_verb', 'hurt')} my {part}"
+        title = what[:1].upper() + what[1:]
+    else:
+        title = place[:1].upper() + place[1:] + (f": {topic}" if topic else "")
+    when = f"{date.isoformat()}T{time}"
+    return Parsed(
+        "create_care_log",
+        {"log_type": kind, "title": title[:120], "occurred_at": when},
+        f"record a {kind}: {title} on {date:%A %-d %B} at {time}",
+    )
+
+
+# --- reads ----------------------------------------------------------------------------------------
+
+SPANS = [
+    ("today", 1),
+    ("this morning", 1),
+    ("yesterday", 2),
+    ("since yesterday", 2),
+    ("this week", 7),
+    ("this past week", 7),
+    ("the last week", 7),
+    ("the past week", 7),
+    ("lately", 7),
+    ("recently", 7),
+    ("this month", 30),
+    ("the last month", 30),
+    ("the past month", 30),
+    ("the last two weeks", 14),
+    ("the past two weeks", 14),
+]
+LOG_KINDS = [
+    ("medication", "medication"),
+    ("medications", "medication"),
+    ("meds", "medication"),
+    ("supplements", "medication"),
+    ("mood", "mood"),
+    ("moods", "mood"),
+    ("readiness", "readiness"),
+    ("care", "care"),
+    ("care records", "care"),
+    ("wellness", "all"),
+]
+
+
+def _logs(slots: Slots) -> Parsed:
+    days = int(slots.get("days") or slots.get("span") or 7)
+    days = max(1, min(days, 90))
+    kind = slots.get("log_kind") or "all"
+    return Parsed(
+        "get_wellness_logs", {"kind": kind, "days": days}, f"show your wellness log ({days} days)"
+    )
+
+
+TOOK = "(took|taken|had|swallowed|injected|used|popped)"
+MOOD_LEAD = (
+    "(i feel|i'm feeling|im feeling|i am feeling|feeling|i've been feeling|ive been feeling|"
+    "been feeling|today i feel|i feel like|i'm|im|i am)"
+)
+
+EVERYDAY = Language(
+    wildcards=("taken", "mood_note", "remind_what", "remind_rest", "care_rest", "body_part"),
+    values={
+        "mood": MOODS,
+        "care_place": CARE_PLACES,
+        "span": SPANS,
+        "log_kind": LOG_KINDS,
+        "took_verb": [(w, w) for w in ("took", "taken", "had", "swallowed", "injected", "used")],
+        "injury_verb": [(w, w) for w in re.findall(r"\w+", INJURY_VERBS)],
+    },
+    ranges={"days": (1, 90)},
+    rules={
+        "adverb": "[really|pretty|very|so|quite|super|a bit|kinda|kind of|rather|just|honestly]",
+        "lately": "[today|right now|at the moment|this morning|tonight|lately|these days|now]",
+        "span_said": "(in|over|for|from) (the last|the past|last|past) {days} days|{span}",
+    },
+    intents=(
+        Intent(
+            "log_medication",
+            (
+                "[i] [just|already|also] [have|'ve|i've|ive] {took_verb} {taken}",
+                "(log|record|note down) [that] [i took] {taken}",
+            ),
+            build=_medicine,
+            examples=("I took 400 mg ibuprofen this morning", "log 5 g creatine"),
+        ),
+        Intent(
+            "log_mood",
+            (
+                f"{MOOD_LEAD} <adverb> {{mood}} <lately>",
+                "[my] mood [today] [is|was|:|=] [feeling] <adverb> {mood} <lately> [{mood_note}]",
+                "(log|record|set) [my] mood [as] [to] <adverb> {mood} [{mood_note}]",
+                "(today|today's) [is|was] [been] [a|an] <adverb> {mood} day",
+            ),
+            build=_mood,
+            examples=("feeling great today", "mood is okay"),
+        ),
+        Intent(
+            "log_readiness",
+            (
+                # two of the three scales at least: one alone ("my back is sore") is no log
+                "[{mood_note}] (slept|sleep was) {care_rest} (sore|soreness|stiff|stressed|"
+                "stressful|stress|doms) [{remind_rest}]",
+                "[{mood_note}] (sore|soreness|stiff|doms|stressed|stressful) {care_rest} (slept|"
+                "sleep was|sore|soreness|stiff|stressed|stressful|stress) [{remind_rest}]",
+            ),
+            build=_readiness,
+            examples=("slept badly, legs are sore, work is stressful",),
+        ),
+        Intent(
+            "create_reminder",
+            (
+                "[<please>] [can you|could you|please] remind me [to] {remind_what}",
+                "[<please>] (set|create|add|make|schedule) [me] [a|an] [daily] (reminder|alarm) "
+                "[for me] [to|for|about] {remind_what}",
+                "[<please>] remind me {remind_what} to {remind_rest}",
+            ),
+            build=_reminder,
+            examples=(
+                "remind me to take creatine at 8am",
+                "remind me every monday at 7pm to stretch",
+            ),
+        ),
+        Intent(
+            "create_care_log",
+            (
+                "[i] [just] (went to|saw|visited|been to|have been to|had an appointment with|"
+                "had an appointment at|had a session with|had a visit to|was at|was in) "
+                "[the|my|a|an] {care_place} [{care_rest}]",
+                "[i] [just] (had|got) [a|an|my] {care_place} (session|appointment|visit|"
+                "checkup|check-up) [{care_rest}]",
+                "[i] [think] [i] {injury_verb} my {body_part}",
+            ),
+            build=_care,
+            examples=("I went to the physio yesterday about my knee",),
+        ),
+        Intent(
+            "get_wellness_logs",
+            (
+                "(what|what've|what have) [did] i (logged|log|taken|took) [<span_said>]",
+                "(show|list|give|read) [me] [my|the] {log_kind} (log|logs|history|entries) "
+                "[<span_said>]",
+                "(show|list) [me] [my|the] {log_kind} [<span_said>]",
+                "how (has|have|was|were) my {log_kind} [been] [<span_said>]",
+                "(my|the) {log_kind} (log|logs|history|entries) [<span_said>]",
+            ),
+            build=_logs,
+            examples=("what have I logged this week", "show my mood log"),
+        ),
+        Intent(
+            "list_reminders",
+            (
+                "(which|what) reminders (do i have|have i got|are set|are there|did i set)",
+                "(show|list|give|read) [me] [all] [my|the] reminders",
+                "(what are|what're) [all] my reminders",
+                "[my] reminders",
+                "do i have any reminders",
+            ),
+            build=lambda slots: Parsed("list_reminders", {}, "list your reminders"),
+            examples=("which reminders do I have",),
+        ),
+    ),
+)
+
+LANGUAGE = (CRISIS, EVERYDAY)

@@ -1,0 +1,212 @@
+"""What an athlete's wellness sentence says, read by rules a person can check: a clock time
+("9am", "7:30 pm", "at 8"), weekdays ("every monday and thursday", "weekdays"), a dose
+("400 mg", "5g", "two tablets"), a part of the day, a day ("yesterday", "on Monday"), and
+readiness words ("slept badly", "really sore", "work is stressful") on the log's 1-5 scales.
+Nothing is guessed: what isn't said is None."""
+
+from __future__ import annotations
+
+import datetime
+import re
+
+from coach import vocabulary
+
+F = re.IGNORECASE
+NUMBER_WORDS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+}
+_HOUR = r"(?:\d{1,2}|" + "|".join(NUMBER_WORDS) + ")"
+TIME = re.compile(
+    rf"\b(?:at|@|for|by)?\s*(?P<hour>{_HOUR})(?::(?P<minute>[0-5]\d))?\s*"
+    r"(?P<half>a\.?m\.?|p\.?m\.?|o'?clock|in the morning|in the evening|at night|tonight)?(?!\w)",
+    F,
+)
+NOON = re.compile(r"\b(?:at\s+)?(noon|midday|midnight)\b", F)
+_ABBREVIATIONS = {"mon": 1, "tue": 2, "wed": 3, "thu": 4, "fri": 5, "sat": 6, "sun": 7}
+DAY_NAMES = tuple(name.lower() for name in vocabulary.DAY_NAMES)
+_DAY = r"(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)(?:day)?s?"
+DAYS = re.compile(
+    rf"\b(?:every\s*day|daily|each\s+day|weekdays|week\s*days|weekends?|"
+    rf"(?:on\s+|every\s+|each\s+)?{_DAY}(?:\s*(?:,|and|&|\+)\s*{_DAY})*)\b",
+    F,
+)
+DOSE = re.compile(
+    r"(?P<amount>\d+(?:\.\d+)?|a|an|one|two|three|four|five|half\s+a)\s*"
+    r"(?P<unit>mg|mcg|µg|g|grams?|ml|iu|tablets?|tabs?|capsules?|caps|pills?|scoops?|drops?|"
+    r"puffs?|units?|shots?)\b",
+    F,
+)
+PART = re.compile(
+    r"\b(?:this|in\s+the|before|after|with)\s+(?P<part>morning|afternoon|evening|breakfast|"
+    r"lunch|dinner|supper|bed)\b|\b(?P<night>tonight|last\s+night|at\s+night|at\s+bedtime)\b",
+    F,
+)
+_PARTS = {
+    "breakfast": "morning",
+    "lunch": "afternoon",
+    "dinner": "evening",
+    "supper": "evening",
+    "bed": "night",
+}
+
+
+def clock(text: str) -> str | None:
+    """The clock time ``text`` names as "HH:MM" (24 h): "9am" 09:00, "7pm" 19:00, "at 8"
+    08:00 (a bare hour is read on the 24-hour clock), "noon" 12:00; None when none is said."""
+    if m := NOON.search(text):
+        return "00:00" if m.group(1).lower() == "midnight" else "12:00"
+    for m in TIME.finditer(text):
+        said = m.group(0).strip().lower()
+        bare = not (m.group("minute") or m.group("half"))
+        if bare and not said.startswith(("at", "@", "for", "by")):
+            continue  # "2 tablets", "5g": a number, not a time
+        raw = m.group("hour").lower()
+        hour = NUMBER_WORDS.get(raw, int(raw) if raw.isdigit() else -1)
+        minute = int(m.group("minute") or 0)
+        half = (m.group("half") or "").lower().replace(".", "")
+        if half.startswith(("p", "in the evening", "at night", "tonight")) and 1 <= hour <= 11:
+            hour += 12
+        elif half.startswith(("a", "in the morning")) and hour == 12:
+            hour = 0
+        if 0 <= hour <= 23:
+            return f"{hour:02d}:{minute:02d}"
+    return None
+
+
+def weekdays(text: str) -> list[int] | None:
+    """ISO weekdays ``text`` names (Monday 1), or None when it names none."""
+    found: set[int] = set()
+    for m in DAYS.finditer(text):
+        said = m.group(0).lower()
+        if re.search(r"every\s*day|daily|each\s+day", said):
+            return list(range(1, 8))
+        if re.search(r"week\s*days", said):
+            found.update(range(1, 6))
+        elif "weekend" in said:
+            found.update((6, 7))
+        for word in re.findall(r"[a-z]+", said):
+            if word[:3] in _ABBREVIATIONS and word not in ("on", "and", "every", "each"):
+                found.add(_ABBREVIATIONS[word[:3]])
+    return sorted(found) or None
+
+
+def dose(text: str) -> str:
+    """The dose ``text`` states ("400 mg", "5 g", "2 tablets"), or ""."""
+    m = DOSE.search(text)
+    if m is None:
+        return ""
+    amount = m.group("amount").lower()
+    if not amount[0].isdigit() and m.group("unit").lower().rstrip("s") in ("mg", "mcg", "g", "ml"):
+        return ""
+    words = {"a": "1", "an": "1", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5"}
+    amount = words.get(amount, "0.5" if amount.startswith("half") else amount)
+    unit = m.group("unit").lower()
+    unit = {"grams": "g", "gram": "g", "tabs": "tablets", "tab": "tablet", "caps": "capsules"}.get(
+        unit, unit
+    )
+    return f"{amount} {unit}"
+
+
+def part_of_day(text: str) -> str | None:
+    m = PART.search(text)
+    if m is None:
+        return None
+    if m.group("night"):
+        return "night"
+    part = m.group("part").lower()
+    return _PARTS.get(part, part)
+
+
+def date_said(text: str, today: datetime.date) -> datetime.date | None:
+    """The day ``text`` names: today, yesterday, "the day before yesterday", "last/on Monday"
+    (the latest such day up to today), an ISO date; None when none is said."""
+    lower = text.lower()
+    if m := re.search(r"\b(\d{4}-\d{2}-\d{2})\b", lower):
+        try:
+            return datetime.date.fromisoformat(m.group(1))
+        except ValueError:
+            return None
+    if "day before yesterday" in lower:
+        return today - datetime.timedelta(days=2)
+    if re.search(r"\byesterday\b|\blast night\b", lower):
+        return today - datetime.timedelta(days=1)
+    if re.search(r"\btoday\b|\bthis (morning|afternoon|evening)\b|\btonight\b", lower):
+        return today
+    if m := re.search(r"\b(?:on|last)\s+(" + "|".join(DAY_NAMES) + r")\b", lower):
+        back = (today.weekday() - DAY_NAMES.index(m.group(1))) % 7
+        return today - datetime.timedelta(days=back or (7 if "last" in m.group(0) else 0))
+    return None
+
+
+# --- readiness: the log's three scales, 1-5, from the words people use --------------------------
+
+_MUCH = r"(?:really|very|super|so|extremely|incredibly|insanely|crazy|pretty|quite)\s+"
+_LITTLE = r"(?:(?:a\s+)?(?:bit|little)|slightly|kind\s+of|kinda|somewhat|mildly)\s+"
+SLEEP = (
+    (
+        rf"slept\s+(?:{_MUCH})?(?:great|amazing|awesome)|slept\s+{_MUCH}(?:well|good)"
+        r"|slept\s+like\s+a\s+(?:baby|log|rock)|great\s+sleep",
+        5,
+    ),
+    (r"slept\s+(?:well|good|fine)|good\s+sleep|sleep\s+was\s+good|(?:9|8|nine|eight)\s+hours", 4),
+    (
+        r"slept\s+(?:ok|okay|alright|all\s+right)|(?:ok|okay|decent)\s+sleep|sleep\s+was\s+(?:ok|okay|fine)",
+        3,
+    ),
+    (
+        rf"slept\s+{_MUCH}(?:badly|bad|poorly|terribly|awfully)|no\s+sleep|(?:barely|hardly)\s+slept"
+        r"|didn'?t\s+sleep\s+at\s+all|slept\s+(?:terribly|awfully|like\s+(?:crap|shit|garbage))"
+        r"|terrible\s+sleep|awful\s+sleep|insomnia|sleep\s+was\s+(?:terrible|awful|horrible)",
+        1,
+    ),
+    (
+        r"slept\s+(?:badly|bad|poorly)|bad\s+sleep|poor\s+sleep|didn'?t\s+sleep\s+(?:well|much)"
+        r"|sleep\s+was\s+(?:bad|poor|rubbish|crap)"
+        r"|(?:rough|restless)\s+night",
+        2,
+    ),
+)
+SORENESS = (
+    (r"not\s+(?:sore|stiff)|no\s+soreness|(?:feel|feeling|legs\s+feel)\s+fresh", 1),
+    (rf"{_MUCH}(?:sore|stiff)|(?:wrecked|destroyed|can'?t\s+walk)", 5),
+    (rf"{_LITTLE}(?:sore|stiff)", 2),
+    (r"\b(?:sore|stiff|doms)\b", 4),
+)
+STRESS = (
+    (r"not\s+stress(?:ed|ful)|no\s+stress|relaxed|chill(?:ed)?\b|calm\b|stress[- ]free", 1),
+    (rf"{_MUCH}stress(?:ed|ful)|stressed\s+out|overwhelmed|burn(?:ed|t)\s+out", 5),
+    (rf"{_LITTLE}stress(?:ed|ful)", 3),
+    (r"\bstress(?:ed|ful)?\b|anxious|hectic", 4),
+)
+SCALE = re.compile(r"\b(sleep|soreness|sore|stress)\s*(?:is|was|:|=)?\s*([1-5])(?:\s*/\s*5)?\b", F)
+
+
+def _scale(text: str, rules: tuple[tuple[str, int], ...]) -> int | None:
+    for pattern, value in rules:
+        if re.search(pattern, text, F):
+            return value
+    return None
+
+
+def readiness(text: str) -> dict[str, int]:
+    """The readiness scales ``text`` states: ``sleep_quality``, ``soreness``, ``stress``; a scale
+    not mentioned is left out."""
+    found: dict[str, int] = {}
+    for m in SCALE.finditer(text):
+        key = {"sleep": "sleep_quality", "sore": "soreness"}.get(m.group(1).lower(), m.group(1))
+        found[key.lower()] = int(m.group(2))
+    for key, rules in (("sleep_quality", SLEEP), ("soreness", SORENESS), ("stress", STRESS)):
+        if key not in found and (value := _scale(text, rules)) is not None:
+            found[key] = value
+    return found
