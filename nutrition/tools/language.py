@@ -223,7 +223,6 @@ LANGUAGE = Language(
     lists={"grocery_list": list_names, "recipe": recipe_titles},
     values={
         "meal": MEALS,
-        "next_week": [("next week", True)],
         "ingredient": _ingredient_words(),
         "unit_word": sorted(said.UNIT_WORDS.items()),
         "qty": [(w, n) for w, n in said.NUMBER_WORDS.items() if isinstance(n, int)],

@@ -65,8 +65,6 @@ MODALITY = [
 ]
 
 VALUES = {
-    "this_week": [("this week", True), ("this week's", True), ("this weeks", True)],
-    "next_week": [("next week", True), ("next week's", True), ("next weeks", True)],
     "to_next": [("next week", True), ("the next week", True), ("the week after", True)],
     "this_session": [
         ("this workout", True),

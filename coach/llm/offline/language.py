@@ -16,8 +16,9 @@ expansion rule. A list is one of: ``lists`` (filled at match time from the athle
 function of the ``World`` returning ``(words, value)`` pairs, e.g. the program's exercises by the
 names people use), ``values`` (fixed ``(words, value)`` pairs), ``ranges`` (whole numbers, also
 written as words: "three sets of ten"), ``wildcards`` (free text: a new exercise's name). The
-engine adds the lists every family shares (``SHARED``: ``day``, ``when``, ``count``). The matcher
-is ``understand``; nothing here names a family."""
+engine adds the lists every family shares (``SHARED``: ``day``, ``when``, ``this_week``,
+``next_week``, ``count``): two families may not declare the same list. The matcher is
+``understand``; nothing here names a family."""
 
 from __future__ import annotations
 
@@ -120,8 +121,11 @@ WHEN = [
     ("yesterday's", "yesterday"),
 ]
 
+THIS_WEEK = [("this week", True), ("this week's", True), ("this weeks", True)]
+NEXT_WEEK = [("next week", True), ("next week's", True), ("next weeks", True)]
+
 SHARED = Language(
-    values={"day": _days(), "when": WHEN},
+    values={"day": _days(), "when": WHEN, "this_week": THIS_WEEK, "next_week": NEXT_WEEK},
     ranges={"count": (0, 1000)},
     rules={
         "the": "[the|my|this|that|our]",
