@@ -1,0 +1,42 @@
+"""The schedule and training families in everyday words, for the offline coach
+(``coach.llm.offline.language``): the sentences that move, skip and complete sessions, lighten or
+realign the plan, add a one-off workout (``say_schedule``, ``say_custom``), and the questions about
+recent training, sleep, fitness and the plan ahead (``say_reads``), answered in words.
+
+Dates as people write them are ``said_dates``; sessions as people name them ("tomorrow's workout",
+"the long run on Sunday", "it") are ``said_sessions``, resolved against the conversation's
+program. Every list and rule name starts with ``training_`` / ``tr_``: names are shared by all the
+families' grammars."""
+
+from __future__ import annotations
+
+from coach.llm.offline.language import Language
+
+from . import said_dates, said_sessions, say_custom, say_reads, say_schedule
+
+LEAD = (
+    "(i need to|i have to|i want to|i'd like to|i would like to|i wanna|i gotta|i'll|i will"
+    "|can i|could i|can you|could you|can we|could we|would you|will you|please|pls|let's|lets"
+    "|we need to|i must|i should|go ahead and|just) [<please>]"
+)
+
+LANGUAGE = Language(
+    intents=(*say_schedule.INTENTS, *say_custom.INTENTS, *say_reads.INTENTS),
+    lists={"training_session": said_sessions.session_names},
+    values={
+        **said_dates.VALUES,
+        **said_sessions.VALUES,
+        **say_schedule.VALUES,
+        **say_custom.VALUES,
+        **say_reads.VALUES,
+    },
+    ranges=said_dates.RANGES,
+    wildcards=("training_reason", "training_notes", "training_feeling", "training_pace"),
+    rules={
+        "tr_lead": LEAD,
+        "tr_session": said_sessions.session_rule("s"),
+        "tr_to_date": said_dates.date_rule("t"),
+        "tr_day": said_dates.date_rule("d"),
+        "tr_duration": say_custom.DURATION,
+    },
+)

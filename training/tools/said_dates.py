@@ -1,0 +1,253 @@
+"""Dates as people write them, for the training family's sentences (``training.tools.language``).
+
+A date in a sentence is the rule ``date_rule(prefix)``: the shared ``{when}`` (today, tomorrow,
+yesterday) and ``{day}`` (a weekday) lists of ``coach.llm.offline.language``, "the day after
+tomorrow", "in 3 days", "2 days ago", "next Friday" / "Friday next week", "last Friday",
+"Dec 5" / "5 December" / "the 5th of December", "the 5th", and "12/5". A sentence that names two
+dates (a session moved from one to the other) uses two prefixes, so each date has its own slots.
+
+How a date is read (``date_said``):
+
+* A bare weekday in a change means this week's (the convention every family shares: ``day_of``);
+  when that day has passed, it is a question (this week's, or next week's?), never a guess. In a
+  question about past training it is the latest such day up to today.
+* "Dec 5" is the Dec 5 nearest today; "the 5th" the next 5th for a change, the last one for a read.
+* "12/5" is a question when both orders are dates (December 5 or May 12?).
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+
+from coach.llm.offline.grammar import CommandError
+from coach.llm.offline.language import Ask, Slots, World
+
+MONTHS = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+]
+ORDINALS = [
+    "first",
+    "second",
+    "third",
+    "fourth",
+    "fifth",
+    "sixth",
+    "seventh",
+    "eighth",
+    "ninth",
+    "tenth",
+    "eleventh",
+    "twelfth",
+    "thirteenth",
+    "fourteenth",
+    "fifteenth",
+    "sixteenth",
+    "seventeenth",
+    "eighteenth",
+    "nineteenth",
+    "twentieth",
+]
+
+
+def _months() -> list[tuple[str, int]]:
+    pairs = []
+    for number, name in enumerate(MONTHS, start=1):
+        pairs += [(name, number), (name[:3], number), (name[:3] + ".", number)]
+    pairs += [("sept", 9), ("sept.", 9)]
+    return list(dict.fromkeys(pairs))
+
+
+def _ordinals() -> list[tuple[str, int]]:
+    pairs = [(word, n) for n, word in enumerate(ORDINALS, start=1)]
+    pairs += [("twenty " + w, 20 + n) for n, w in enumerate(ORDINALS[:9], start=1)]
+    pairs += [("twenty-" + w, 20 + n) for n, w in enumerate(ORDINALS[:9], start=1)]
+    pairs += [("thirtieth", 30), ("thirty first", 31), ("thirty-first", 31)]
+    return pairs
+
+
+def _numeric() -> list[tuple[str, str]]:
+    pairs = []
+    for a in range(1, 32):
+        for b in range(1, 32):
+            if a <= 12 or b <= 12:
+                for left in {str(a), f"{a:02d}"}:
+                    for right in {str(b), f"{b:02d}"}:
+                        pairs.append((f"{left}/{right}", f"{a}/{b}"))
+    return pairs
+
+
+RELATIVE = [
+    ("the day after tomorrow", 2),
+    ("day after tomorrow", 2),
+    ("the day before yesterday", -2),
+    ("day before yesterday", -2),
+    ("overmorrow", 2),
+]
+
+VALUES = {
+    "training_month": _months(),
+    "training_ordinal": _ordinals(),
+    "training_numeric": _numeric(),
+    "training_relative": RELATIVE,
+}
+RANGES = {"training_dom": (1, 31)}
+
+
+def date_rule(p: str) -> str:
+    """The template of one date, its slots named ``<p>_…``."""
+    th = "[st|nd|rd|th]"
+    return (
+        "("
+        f"{{when:{p}_when}}"
+        f"|{{training_relative:{p}_rel}}"
+        f"|in {{count:{p}_in}} days"
+        f"|{{count:{p}_ago}} days ago"
+        f"|[on] [this|this coming|coming] {{day:{p}_day}}"
+        f"|[on] next {{day:{p}_next}}"
+        f"|[on] {{day:{p}_next}} next week"
+        f"|[on] last {{day:{p}_last}}"
+        f"|[on] {{day:{p}_last}} last week"
+        f"|[on] [the] {{training_dom:{p}_dom}}{th} [of] {{training_month:{p}_month}}"
+        f"|[on] [the] {{training_ordinal:{p}_dom}} [of] {{training_month:{p}_month}}"
+        f"|[on] {{training_month:{p}_month}} [the] {{training_dom:{p}_dom}}{th}"
+        f"|[on] {{training_month:{p}_month}} [the] {{training_ordinal:{p}_dom}}"
+        f"|[on] the {{training_dom:{p}_dom}}{th}"
+        f"|[on] the {{training_ordinal:{p}_dom}}"
+        f"|[on] {{training_numeric:{p}_num}}"
+        ")"
+    )
+
+
+def _said(slots: Slots, p: str) -> bool:
+    return any(name.startswith(p + "_") for name in slots.values)
+
+
+def _month_day(today: datetime.date, month: int, dom: int) -> datetime.date:
+    """The ``month``/``dom`` nearest ``today`` (last, this or next year)."""
+    found = []
+    for year in (today.year - 1, today.year, today.year + 1):
+        try:
+            found.append(datetime.date(year, month, dom))
+        except ValueError:
+            continue
+    if not found:
+        raise CommandError(f"{MONTHS[month - 1].capitalize()} has no day {dom}.")
+    return min(found, key=lambda d: abs((d - today).days))
+
+
+def _nth(today: datetime.date, dom: int, *, past: bool) -> datetime.date:
+    """The next (or, for a read, the last) date whose day of the month is ``dom``."""
+    candidates = []
+    for shift in (-2, -1, 0, 1, 2):
+        month0 = today.month - 1 + shift
+        year, month = today.year + month0 // 12, month0 % 12 + 1
+        try:
+            candidates.append(datetime.date(year, month, dom))
+        except ValueError:
+            continue
+    if past:
+        return max(d for d in candidates if d <= today)
+    return min(d for d in candidates if d >= today)
+
+
+def spoken(day: datetime.date) -> str:
+    """ "December 4": how a date is retold in a question's chips (and understood again)."""
+    return f"{MONTHS[day.month - 1].capitalize()} {day.day}"
+
+
+def told(day: datetime.date) -> str:
+    """ "Friday, December 4": a date in a question or an answer."""
+    return f"{day:%A}, {spoken(day)}"
+
+
+def _retold(slots: Slots, key: str, words: str) -> str:
+    said = slots.words.get(key, "")
+    text = slots.text
+    if said and re.search(re.escape(said), text, re.I):
+        return re.sub(r"(?:\bon\s+)?" + re.escape(said), "on " + words, text, count=1, flags=re.I)
+    return text
+
+
+def date_said(slots: Slots, p: str, *, past: bool = False) -> datetime.date | Ask | None:
+    """The date the ``<p>_…`` slots name, an ``Ask`` when it could be two, or None when no date
+    was said. ``past``: a question about training done (a bare weekday is the latest one)."""
+    world: World = slots.world
+    today = world.today
+    get = slots.get
+    if _said(slots, p) is False:
+        return None
+    when = get(f"{p}_when")
+    if when is not None:
+        return today + datetime.timedelta(days={"today": 0, "tomorrow": 1, "yesterday": -1}[when])
+    if get(f"{p}_rel") is not None:
+        return today + datetime.timedelta(days=int(get(f"{p}_rel")))
+    if get(f"{p}_in") is not None:
+        return today + datetime.timedelta(days=int(get(f"{p}_in")))
+    if get(f"{p}_ago") is not None:
+        return today - datetime.timedelta(days=int(get(f"{p}_ago")))
+    if get(f"{p}_next") is not None:
+        return world.weekday(int(get(f"{p}_next")), next_week=True)
+    if get(f"{p}_last") is not None:
+        return world.weekday(int(get(f"{p}_last"))) - datetime.timedelta(days=7)
+    if get(f"{p}_day") is not None:
+        return _weekday(slots, p, past=past)
+    if get(f"{p}_month") is not None:
+        return _month_day(today, int(get(f"{p}_month")), int(get(f"{p}_dom")))
+    if get(f"{p}_dom") is not None:
+        dom = int(get(f"{p}_dom"))
+        if not 1 <= dom <= 31:
+            raise CommandError(f"No month has a day {dom}.")
+        return _nth(today, dom, past=past)
+    if get(f"{p}_num") is not None:
+        return _numeric_date(slots, p)
+    return None
+
+
+def _weekday(slots: Slots, p: str, *, past: bool) -> datetime.date | Ask:
+    world, index = slots.world, int(slots.get(f"{p}_day"))
+    day = world.weekday(index)
+    if past:
+        return day if day <= world.today else day - datetime.timedelta(days=7)
+    if day >= world.today:
+        return day
+    later = day + datetime.timedelta(days=7)
+    key = f"{p}_day"
+    return Ask(
+        f"{day:%A} this week has passed ({told(day)}). Do you mean next {day:%A}, {spoken(later)}?",
+        (_retold(slots, key, spoken(later)), _retold(slots, key, spoken(day))),
+    )
+
+
+def _numeric_date(slots: Slots, p: str) -> datetime.date | Ask:
+    today = slots.world.today
+    a, b = (int(n) for n in str(slots.get(f"{p}_num")).split("/"))
+    readings = []
+    for month, dom in ((a, b), (b, a)):
+        if month <= 12:
+            try:
+                readings.append(_month_day(today, month, dom))
+            except CommandError:
+                continue
+    readings = list(dict.fromkeys(readings))
+    if not readings:
+        raise CommandError(f"{a}/{b} isn't a date.")
+    if len(readings) == 1:
+        return readings[0]
+    key = f"{p}_num"
+    return Ask(
+        f"Which date do you mean by {slots.words.get(key, f'{a}/{b}')}: "
+        f"{told(readings[0])} or {told(readings[1])}?",
+        tuple(_retold(slots, key, spoken(d)) for d in readings),
+    )
