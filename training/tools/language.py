@@ -14,11 +14,40 @@ from coach.llm.offline.language import Language
 
 from . import said_dates, said_sessions, say_custom, say_reads, say_schedule
 
-LEAD = (
-    "(i need to|i have to|i want to|i'd like to|i would like to|i wanna|i gotta|i'll|i will"
-    "|can i|could i|can you|could you|can we|could we|would you|will you|please|pls|let's|lets"
-    "|we need to|i must|i should|go ahead and|just) [<please>]"
-)
+LEADS = [
+    "i need to",
+    "i have to",
+    "i want to",
+    "i'd like to",
+    "i would like to",
+    "i wanna",
+    "i gotta",
+    "i'll",
+    "i will",
+    "can i",
+    "could i",
+    "can you",
+    "could you",
+    "can we",
+    "could we",
+    "would you",
+    "will you",
+    "please",
+    "pls",
+    "plz",
+    "let's",
+    "lets",
+    "we need to",
+    "i must",
+    "i should",
+    "go ahead and",
+    "just",
+    "i'd like you to",
+    "i want you to",
+    "kindly",
+]
+# The words before the verb ("can you please …"): a list, looked up by first letter.
+LEAD = [(f"{lead}{tail}", lead) for lead in LEADS for tail in ("", " please", " pls", " just")]
 
 LANGUAGE = Language(
     intents=(*say_schedule.INTENTS, *say_custom.INTENTS, *say_reads.INTENTS),
@@ -29,12 +58,14 @@ LANGUAGE = Language(
         **say_schedule.VALUES,
         **say_custom.VALUES,
         **say_reads.VALUES,
+        "training_lead": LEAD,
     },
     ranges=said_dates.RANGES,
     wildcards=("training_reason", "training_notes", "training_feeling", "training_pace"),
     rules={
-        "tr_lead": LEAD,
+        "tr_lead": "{training_lead:lead}",
         "tr_session": said_sessions.session_rule("s"),
+        "tr_focus": said_sessions.focus_rule("s"),
         "tr_to_date": said_dates.date_rule("t"),
         "tr_day": said_dates.date_rule("d"),
         "tr_duration": say_custom.DURATION,

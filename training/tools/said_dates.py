@@ -21,7 +21,7 @@ import datetime
 import re
 
 from coach.llm.offline.grammar import CommandError
-from coach.llm.offline.language import Ask, Slots, World
+from coach.llm.offline.language import SHARED, Ask, Slots, World
 
 MONTHS = [
     "january",
@@ -95,12 +95,39 @@ RELATIVE = [
     ("day before yesterday", -2),
     ("overmorrow", 2),
 ]
+THIS, NEXT, LAST = (
+    ("", "on ", "this ", "on this ", "this coming ", "coming ", "on this coming "),
+    ("next ", "on next ", "{} next week", "on {} next week"),
+    ("last ", "on last ", "{} last week", "on {} last week", "this past ", "past "),
+)
+
+
+def _day_words() -> list[tuple[str, str]]:
+    """Days said in words, built from the lists every family shares (``SHARED``'s ``day`` and
+    ``when``): "friday", "on fri", "next friday", "friday next week", "last friday", "tomorrow",
+    "the day after tomorrow". The value is ``day:<weekday>:<weeks from this one>``, ``when:<word>``
+    or ``shift:<days>``. One list, not a rule of alternatives: the matcher looks a list's words up
+    by their first letter, so a sentence costs the same whatever the number of forms."""
+    pairs: list[tuple[str, str]] = []
+    for words, index in SHARED.values["day"]:
+        for weeks, forms in ((0, THIS), (1, NEXT), (-1, LAST)):
+            for form in forms:
+                said = form.format(words) if "{}" in form else form + words
+                pairs.append((said, f"day:{index}:{weeks}"))
+    for words, when in SHARED.values["when"]:
+        pairs += [
+            (words, f"when:{when}"),
+            (f"on {words}" if when != "today" else words, f"when:{when}"),
+        ]
+    pairs += [(words, f"shift:{days}") for words, days in RELATIVE]
+    return list(dict.fromkeys(pairs))
+
 
 VALUES = {
     "training_month": _months(),
     "training_ordinal": _ordinals(),
     "training_numeric": _numeric(),
-    "training_relative": RELATIVE,
+    "training_day_word": _day_words(),
 }
 RANGES = {"training_dom": (1, 31)}
 
@@ -108,26 +135,20 @@ RANGES = {"training_dom": (1, 31)}
 def date_rule(p: str) -> str:
     """The template of one date, its slots named ``<p>_…``."""
     th = "[st|nd|rd|th]"
+    dom, month = f"{{training_dom:{p}_dom}}{th}", f"{{training_month:{p}_month}}"
+    nth = f"{{training_ordinal:{p}_dom}}"
     return (
         "("
-        f"{{when:{p}_when}}"
-        f"|{{training_relative:{p}_rel}}"
+        f"{{training_day_word:{p}_word}}"
         f"|in {{count:{p}_in}} days"
         f"|{{count:{p}_ago}} days ago"
-        f"|[on] [this|this coming|coming] {{day:{p}_day}}"
-        f"|[on] next {{day:{p}_next}}"
-        f"|[on] {{day:{p}_next}} next week"
-        f"|[on] last {{day:{p}_last}}"
-        f"|[on] {{day:{p}_last}} last week"
-        f"|[on] [the] {{training_dom:{p}_dom}}{th} [of] {{training_month:{p}_month}}"
-        f"|[on] [the] {{training_ordinal:{p}_dom}} [of] {{training_month:{p}_month}}"
-        f"|[on] {{training_month:{p}_month}} [the] {{training_dom:{p}_dom}}{th}"
-        f"|[on] {{training_month:{p}_month}} [the] {{training_ordinal:{p}_dom}}"
-        f"|[on] the {{training_dom:{p}_dom}}{th}"
-        f"|[on] the {{training_ordinal:{p}_dom}}"
-        f"|[on] {{training_numeric:{p}_num}}"
+        f"|[on] ([the] ({dom}|{nth}) [of] {month}|{month} [the] ({dom}|{nth})|the ({dom}|{nth})"
+        f"|{{training_numeric:{p}_num}})"
         ")"
     )
+
+
+SHIFTS = {"today": 0, "tomorrow": 1, "yesterday": -1}
 
 
 def _said(slots: Slots, p: str) -> bool:
@@ -176,7 +197,7 @@ def _retold(slots: Slots, key: str, words: str) -> str:
     said = slots.words.get(key, "")
     text = slots.text
     if said and re.search(re.escape(said), text, re.I):
-        return re.sub(r"(?:\bon\s+)?" + re.escape(said), "on " + words, text, count=1, flags=re.I)
+        return re.sub(re.escape(said), words, text, count=1, flags=re.I)
     return text
 
 
@@ -188,21 +209,21 @@ def date_said(slots: Slots, p: str, *, past: bool = False) -> datetime.date | As
     get = slots.get
     if _said(slots, p) is False:
         return None
-    when = get(f"{p}_when")
-    if when is not None:
-        return today + datetime.timedelta(days={"today": 0, "tomorrow": 1, "yesterday": -1}[when])
-    if get(f"{p}_rel") is not None:
-        return today + datetime.timedelta(days=int(get(f"{p}_rel")))
+    word = get(f"{p}_word")
+    if word is not None:
+        kind, _, rest = str(word).partition(":")
+        if kind == "when":
+            return today + datetime.timedelta(days=SHIFTS[rest])
+        if kind == "shift":
+            return today + datetime.timedelta(days=int(rest))
+        index, weeks = (int(n) for n in rest.split(":"))
+        if weeks:
+            return world.weekday(index) + datetime.timedelta(days=7 * weeks)
+        return _weekday(slots, p, index, past=past)
     if get(f"{p}_in") is not None:
         return today + datetime.timedelta(days=int(get(f"{p}_in")))
     if get(f"{p}_ago") is not None:
         return today - datetime.timedelta(days=int(get(f"{p}_ago")))
-    if get(f"{p}_next") is not None:
-        return world.weekday(int(get(f"{p}_next")), next_week=True)
-    if get(f"{p}_last") is not None:
-        return world.weekday(int(get(f"{p}_last"))) - datetime.timedelta(days=7)
-    if get(f"{p}_day") is not None:
-        return _weekday(slots, p, past=past)
     if get(f"{p}_month") is not None:
         return _month_day(today, int(get(f"{p}_month")), int(get(f"{p}_dom")))
     if get(f"{p}_dom") is not None:
@@ -215,15 +236,15 @@ def date_said(slots: Slots, p: str, *, past: bool = False) -> datetime.date | As
     return None
 
 
-def _weekday(slots: Slots, p: str, *, past: bool) -> datetime.date | Ask:
-    world, index = slots.world, int(slots.get(f"{p}_day"))
+def _weekday(slots: Slots, p: str, index: int, *, past: bool) -> datetime.date | Ask:
+    world = slots.world
     day = world.weekday(index)
     if past:
         return day if day <= world.today else day - datetime.timedelta(days=7)
     if day >= world.today:
         return day
     later = day + datetime.timedelta(days=7)
-    key = f"{p}_day"
+    key = f"{p}_word"
     return Ask(
         f"{day:%A} this week has passed ({told(day)}). Do you mean next {day:%A}, {spoken(later)}?",
         (_retold(slots, key, spoken(later)), _retold(slots, key, spoken(day))),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime
 import re
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from coach.llm.offline.grammar import CommandError
@@ -22,7 +23,7 @@ from .said_dates import date_rule, date_said, spoken, told
 
 NOUNS = (
     "workout|session|training|training session|workout session|sesh|run|ride|swim|lift|"
-    "lifting|gym session|gym|class|wod|practice|exercise session"
+    "lifting|gym session|gym|class|wod|practice|exercise session|workouts|sessions"
 )
 
 
@@ -57,22 +58,29 @@ FOCUS = [
     ("this session", True),
 ]
 
-VALUES = {"training_possessive": _possessives(), "training_focus": FOCUS}
+VALUES = {
+    "training_possessive": _possessives(),
+    "training_focus": FOCUS,
+    "training_noun": [(noun, noun) for noun in NOUNS.split("|")],
+}
 
 
 def session_rule(p: str) -> str:
-    """The template of one session, its slots named ``<p>_…`` (its date's too)."""
-    noun = f"({NOUNS})"
-    name = f"{{training_session:{p}_name}}"
+    """The template of one session named by its day or name, its slots named ``<p>_…``."""
+    what = f"({{training_noun:{p}_noun}}|{{training_session:{p}_name}})"
     return (
         "("
-        f"[my] {{training_possessive:{p}_poss}} ({noun}|{name})"
-        f"|[the|my] ({noun}|{name}) [planned|scheduled] [on|for] {date_rule(p)}"
-        f"|[the|my] {name}"
-        f"|{date_rule(p)} [{noun}]"
-        f"|{{training_focus:{p}_focus}}"
+        f"[my] {{training_possessive:{p}_poss}} {what}"
+        f"|[the|my] {what} [[planned|scheduled] [on|for] {date_rule(p)}]"
+        f"|{date_rule(p)} [{{training_noun:{p}_noun}}]"
         ")"
     )
+
+
+def focus_rule(p: str) -> str:
+    """ "it", "that", "this one": the session in focus. Kept apart from ``session_rule`` so that
+    a sentence never reads free words after it ("skip that exercise" is not a skipped session)."""
+    return f"{{training_focus:{p}_focus}}"
 
 
 @dataclass(frozen=True)
@@ -88,26 +96,34 @@ class Planned:
         return f"{self.name} ({told(self.date)})" if self.date else self.name
 
 
+_KEPT = 64  # programs whose sessions are kept between messages
+_rows: OrderedDict[tuple, list[Planned]] = OrderedDict()
+
+
 def planned(world: World) -> list[Planned]:
-    """The program's sessions in date order (once a message)."""
-
-    def load() -> list[Planned]:
-        program = getattr(world.ctx, "program", None)
-        if program is None:
-            return []
-        rows = (
-            Session.objects.filter(week__program=program)
-            .order_by("scheduled_date", "week__position", "position")
-            .values_list(
-                "week__position", "position", "name", "scheduled_date", "completed", "skipped"
-            )
-        )
-        return [
-            Planned(f"week-{w}-session-{s}", name, day, done, skipped)
-            for w, s, name, day, done, skipped in rows
-        ]
-
-    return world.cached("training.planned", load)
+    """The program's sessions in date order. Kept by the program's version (it increases on
+    every change by any path, ``programs.models.Program.version``), so a message reads them from
+    the database only after a change: the lists are filled for every message, whatever it says."""
+    program = getattr(world.ctx, "program", None)
+    if program is None:
+        return []
+    # created_at too: a key reused after a rolled-back transaction is another program.
+    key = (program.pk, program.version, getattr(program, "created_at", None))
+    if key in _rows:
+        _rows.move_to_end(key)
+        return _rows[key]
+    rows = (
+        Session.objects.filter(week__program=program)
+        .order_by("scheduled_date", "week__position", "position")
+        .values_list("week__position", "position", "name", "scheduled_date", "completed", "skipped")
+    )
+    _rows[key] = [
+        Planned(f"week-{w}-session-{s}", name, day, done, skipped)
+        for w, s, name, day, done, skipped in rows
+    ]
+    while len(_rows) > _KEPT:
+        _rows.popitem(last=False)
+    return _rows[key]
 
 
 def session_names(world: World) -> list[tuple[str, str]]:
@@ -161,7 +177,10 @@ def session_said(slots: Slots, p: str = "s", *, past: bool = False) -> Planned |
     world = slots.world
     if getattr(world.ctx, "program", None) is None:
         raise CommandError("You have no program yet, so there is no session to change.")
-    if slots.get(f"{p}_focus"):
+    named = any(
+        k.startswith(p + "_") and k not in (f"{p}_noun", f"{p}_focus") for k in slots.values
+    )
+    if slots.get(f"{p}_focus") or not named:
         found = _focus(slots)
         if found is None:
             raise CommandError('Which session? Say its day, e.g. "tomorrow\'s workout".')

@@ -123,10 +123,6 @@ INTENTS = (
         (
             f"{LEAD} {ADD} (a|an|one|another|some) {SPORT} {{training_sport:sport}} [workout|session]"
             f" [on|for] <tr_to_date> [{PACE}]",
-            f"{LEAD} {ADD} (a|an|one|another|some) {SPORT} {{training_sport:sport}} [workout|session]"
-            f" [{PACE}] [on|for] <tr_to_date>",
-            f"<tr_to_date> {LEAD} {ADD} (a|an|one|another|some) {SPORT} {{training_sport:sport}}"
-            f" [workout|session] [{PACE}]",
         ),
         build=_custom,
         examples=("add a 40 minute tempo run on Saturday", "put a 1 hour bike ride on Sunday"),

@@ -20,6 +20,9 @@ from .said_dates import date_said, told
 from .said_sessions import Planned, session_said
 
 S, T = "<tr_session>", "<tr_to_date>"
+IT = "<tr_focus>"
+S_OR_IT = f"({S}|{IT})"
+BECAUSE = "(because|as|since|cause|cuz|coz|due to)"
 LEAD = "[<tr_lead>]"
 
 _RATING = re.compile(
@@ -133,7 +136,7 @@ def _realign(slots: Slots) -> Parsed:
     return Parsed("realign_plan", {}, "realign your plan to start from today")
 
 
-MOVE = "(move|push|postpone|reschedule|shift|bump|delay|put off|push back|switch|change)"
+MOVE = "(move|push|postpone|reschedule|shift|bump|delay|put off|push back)"
 SKIP = "(skip|miss|drop|cancel|scrap|sit out|bail on|take off)"
 DONE_VERB = (
     "(did|done|finished|completed|crushed|smashed|nailed|killed|got through|knocked out|"
@@ -148,16 +151,14 @@ INTENTS = (
     Intent(
         "move_session",
         (
-            f"{LEAD} {MOVE} {S} [back|forward|over|out] (to|until|till|til|for|on|onto) {T}"
+            f"{LEAD} {MOVE} {S_OR_IT} [back|forward|over|out] (to|until|till|til|for|on|onto) {T}"
             " [instead] [{training_strategy:strategy}]",
-            f"{LEAD} {MOVE} {S} [back|forward|out|later] [by] {{count:shift}} days [later]"
+            f"{LEAD} {MOVE} {S_OR_IT} [back|forward|out|later] [by] {{count:shift}} days [later]"
             " [{training_strategy:strategy}]",
-            f"{LEAD} {MOVE} {S} [back|forward|out|later] [by] {{training_one_day:shift}} [later]"
+            f"{LEAD} {MOVE} {S_OR_IT} [back|forward|out|later] [by] {{training_one_day:shift}} [later]"
             " [{training_strategy:strategy}]",
-            f"{LEAD} {MOVE} {S} [back|forward|out] to the {{training_next_day:shift}}",
-            f"{LEAD} do {S} {T} instead",
-            f"{LEAD} do {S} (on|to) {T} instead",
-            f"{LEAD} do {S} {T} (rather|instead)",
+            f"{LEAD} {MOVE} {S_OR_IT} [back|forward|out] to the {{training_next_day:shift}}",
+            f"{LEAD} do {S_OR_IT} {T} [rather] instead",
         ),
         build=_move,
         examples=("move tomorrow's workout to Friday", "push today's session by two days"),
@@ -166,7 +167,10 @@ INTENTS = (
         "skip_session",
         (
             f"{LEAD} {SKIP} {S} [<please>] [{{training_reason:reason}}]",
-            f"{{training_reason:reason}} [so] {LEAD} {SKIP} {S} [<please>]",
+            f"{LEAD} {SKIP} {IT} [<please>] [{BECAUSE} {{training_reason:reason}}]",
+            # Free words first ("I've got a cold, skip tomorrow"): only with the verb "skip",
+            # which the matcher looks for before it tries every way to split the sentence.
+            f"{{training_reason:reason}} [so] {LEAD} skip {S} [<please>]",
             "[i] (won't|wont|will not|can't|cant|cannot|can not|am not going to|'m not going to"
             f"|not gonna|am not gonna|couldn't|could not) (make it|make|do|manage) [to] {S}"
             " [{training_reason:reason}]",
@@ -177,8 +181,9 @@ INTENTS = (
     Intent(
         "complete_session",
         (
-            f"{LEAD} mark {S} [as] (done|complete|completed|finished) [{{training_notes:notes}}]",
+            f"{LEAD} mark {S_OR_IT} [as] (done|complete|completed|finished) [{{training_notes:notes}}]",
             f"[i] [just|already|have|'ve] {DONE_VERB} {S} [{{training_notes:notes}}]",
+            f"[i] [just|already|have|'ve] {DONE_VERB} {IT}",
             f"{S} (is|was) (done|finished|complete) [{{training_notes:notes}}]",
             f"(done|finished) with {S} [{{training_notes:notes}}]",
         ),
