@@ -185,7 +185,7 @@ INTENTS = (
             "what did i do <tr_day> [for training|for exercise]",
             "(did i (train|work out|run|ride|swim|do anything)) <tr_day>",
             f"{LEAD} {SHOW} <the> {ACTIVITY} [from] <tr_day>",
-            f"(how was|how did|show [me]|analy(s|z)e) [my] {{training_past:d_when}} {ACTIVITY} [go]",
+            f"(how was|how did|show [me]|analy(s|z)e) [my] {{training_past:d_word}} {ACTIVITY} [go]",
         ),
         build=_on_day,
         examples=("what did I do yesterday?", "show my run from Saturday"),
@@ -274,7 +274,7 @@ def _past_possessives() -> list[tuple[str, str]]:
         ("this morning", "today"),
         ("tonight", "today"),
     ):
-        pairs += [(f"{word}'s", when), (f"{word}s", when)]
+        pairs += [(f"{word}'s", f"when:{when}"), (f"{word}s", f"when:{when}")]
     return pairs
 
 
