@@ -65,18 +65,22 @@ def test_and_push_the_rest_pushes_every_later_session(program):
     )
 
 
-def test_a_weekday_that_has_passed_is_a_question_not_a_guess(program):
-    understood = say(program, "move tomorrow's workout to monday")
-    assert understood.ask is not None and not understood.calls
-    assert "next Monday" in understood.ask.question
-    assert understood.ask.options[0] == "move tomorrow's workout to November 30"
-    assert calls(program, understood.ask.options[0]) == move(2, "Lower Body B", "2026-11-30")
+def test_a_bare_weekday_is_this_weeks_and_next_monday_is_next_weeks(program):
+    # The convention every family shares (day_of): the preview shows the date before Apply.
+    assert calls(program, "move tomorrow's workout to monday") == move(
+        2, "Lower Body B", "2026-11-23"
+    )
+    assert calls(program, "move tomorrow's workout to next monday") == move(
+        2, "Lower Body B", "2026-11-30"
+    )
 
 
 def test_a_date_written_both_ways_is_a_question_naming_both(program):
     understood = say(program, "move tomorrow's workout to 12/5")
     assert understood.ask is not None and not understood.calls
     assert "December 5" in understood.ask.question and "May 12" in understood.ask.question
+    assert understood.ask.options[0] == "move tomorrow's workout to December 5"
+    assert calls(program, understood.ask.options[0]) == move(2, "Lower Body B", "2026-12-05")
 
 
 def test_two_sessions_on_the_day_are_a_question_with_each_as_a_chip(program):

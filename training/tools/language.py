@@ -61,7 +61,13 @@ LANGUAGE = Language(
         "training_lead": LEAD,
     },
     ranges=said_dates.RANGES,
-    wildcards=("training_reason", "training_notes", "training_feeling", "training_pace"),
+    wildcards=(
+        "training_reason",
+        "training_notes",
+        "training_feeling",
+        "training_pace",
+        "training_why",
+    ),
     rules={
         "tr_lead": "{training_lead:lead}",
         "tr_session": said_sessions.session_rule("s"),

@@ -8,9 +8,10 @@ dates (a session moved from one to the other) uses two prefixes, so each date ha
 
 How a date is read (``date_said``):
 
-* A bare weekday in a change means this week's (the convention every family shares: ``day_of``);
-  when that day has passed, it is a question (this week's, or next week's?), never a guess. In a
-  question about past training it is the latest such day up to today.
+* A bare weekday in a change means this week's, as every family reads it (``day_of``; the
+  preview shows the date before anything is applied); "next Friday" is next week's. In a question
+  about training done it is the latest such day up to today (Friday, asked on a Tuesday, is last
+  Friday).
 * "Dec 5" is the Dec 5 nearest today; "the 5th" the next 5th for a change, the last one for a read.
 * "12/5" is a question when both orders are dates (December 5 or May 12?).
 """
@@ -219,7 +220,7 @@ def date_said(slots: Slots, p: str, *, past: bool = False) -> datetime.date | As
         index, weeks = (int(n) for n in rest.split(":"))
         if weeks:
             return world.weekday(index) + datetime.timedelta(days=7 * weeks)
-        return _weekday(slots, p, index, past=past)
+        return _weekday(slots, index, past=past)
     if get(f"{p}_in") is not None:
         return today + datetime.timedelta(days=int(get(f"{p}_in")))
     if get(f"{p}_ago") is not None:
@@ -236,19 +237,12 @@ def date_said(slots: Slots, p: str, *, past: bool = False) -> datetime.date | As
     return None
 
 
-def _weekday(slots: Slots, p: str, index: int, *, past: bool) -> datetime.date | Ask:
+def _weekday(slots: Slots, index: int, *, past: bool) -> datetime.date:
     world = slots.world
     day = world.weekday(index)
-    if past:
-        return day if day <= world.today else day - datetime.timedelta(days=7)
-    if day >= world.today:
-        return day
-    later = day + datetime.timedelta(days=7)
-    key = f"{p}_word"
-    return Ask(
-        f"{day:%A} this week has passed ({told(day)}). Do you mean next {day:%A}, {spoken(later)}?",
-        (_retold(slots, key, spoken(later)), _retold(slots, key, spoken(day))),
-    )
+    if past and day > world.today:
+        return day - datetime.timedelta(days=7)
+    return day
 
 
 def _numeric_date(slots: Slots, p: str) -> datetime.date | Ask:

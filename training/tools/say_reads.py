@@ -197,6 +197,8 @@ INTENTS = (
             f"{LEAD} {SHOW} <the> {ACTIVITY} {SPAN}",
             f"what {ACTIVITY} did i do (in|over|during) {SPAN}",
             f"how (much|many) {ACTIVITY} did i do (in|over|during) {SPAN}",
+            "how (far|much|long|many (km|kilometers|kilometres|miles|hours)) (did i|have i)"
+            f" {{training_verb:sport}} [(in|over|during)] {SPAN}",
         ),
         build=_range,
         examples=("show my runs from the last 30 days",),
@@ -210,6 +212,8 @@ INTENTS = (
             "am i (carrying [a lot of] fatigue|fatigued|tired|overtrained|overreaching|fresh|rested"
             "|recovered|in shape|getting fitter) [right now|today|at the moment|now|lately]",
             "how (fit|tired|fresh|fatigued) am i [right now|today|at the moment|now|lately]",
+            "am i (recovered|rested|fresh|ready) [enough] [(to|for) {training_why:why}]",
+            "(should|can|could) i (train|go|push) hard [today|tomorrow|this week]",
             f"{LEAD} (show [me]|check) <the> fitness (chart|scores|numbers)",
         ),
         build=_fitness,
@@ -244,8 +248,9 @@ INTENTS = (
             f"(what's|whats|what is|show [me]|what does|how does|tell me) <the> (plan|schedule"
             f"|training plan|program|training) [look like] [(for|over|in)] ({NEXT}|<the> next"
             f" {{training_unit:unit}}|{{training_plan_week:plan_week}}) [look like]",
-            "what('s| is| do i have) (on|planned|scheduled|coming up|up) [for] <tr_day>",
-            f"what (do i have|have i got|am i doing|is) (planned|scheduled|on|coming up) [for]"
+            # "what's on Friday" is the program family's (the session with its exercises).
+            "what('s| is) (planned|scheduled|coming up|up) [for] <tr_day>",
+            f"what (do i have|have i got|am i doing) (planned|scheduled|on|coming up) [for]"
             f" (<tr_day>|{{training_plan_week:plan_week}}|{NEXT})",
             f"what('s| is) (on|planned|scheduled|coming up) [for] ({{training_plan_week:plan_week}}"
             f"|{NEXT})",
@@ -298,4 +303,25 @@ VALUES = {
     ],
     "training_plan_week": [("this week", 0), ("next week", 1), ("the week", 0)],
     "training_past": _past_possessives(),
+    "training_verb": [
+        ("run", "RUNNING"),
+        ("ran", "RUNNING"),
+        ("been running", "RUNNING"),
+        ("jog", "RUNNING"),
+        ("ride", "CYCLING"),
+        ("rode", "CYCLING"),
+        ("cycle", "CYCLING"),
+        ("cycled", "CYCLING"),
+        ("bike", "CYCLING"),
+        ("biked", "CYCLING"),
+        ("been riding", "CYCLING"),
+        ("swim", "SWIMMING"),
+        ("swam", "SWIMMING"),
+        ("been swimming", "SWIMMING"),
+        ("train", "ANY"),
+        ("trained", "ANY"),
+        ("been training", "ANY"),
+        ("work out", "ANY"),
+        ("worked out", "ANY"),
+    ],
 }
