@@ -45,6 +45,16 @@ LEADS = [
     "i'd like you to",
     "i want you to",
     "kindly",
+    "i'm going to",
+    "i am going to",
+    "i'm gonna",
+    "gonna",
+    "i'll have to",
+    "i will have to",
+    "i'll need to",
+    "i need you to",
+    "you can",
+    "could you please",
 ]
 # The words before the verb ("can you please …"): a list, looked up by first letter.
 LEAD = [(f"{lead}{tail}", lead) for lead in LEADS for tail in ("", " please", " pls", " just")]

@@ -62,16 +62,27 @@ VALUES = {
     "training_possessive": _possessives(),
     "training_focus": FOCUS,
     "training_noun": [(noun, noun) for noun in NOUNS.split("|")],
+    "training_which_week": [("this week", 0), ("next week", 1), ("last week", -1)],
+    "training_which_week_s": [
+        ("this week's", 0),
+        ("this weeks", 0),
+        ("next week's", 1),
+        ("next weeks", 1),
+        ("last week's", -1),
+    ],
 }
 
 
 def session_rule(p: str) -> str:
     """The template of one session named by its day or name, its slots named ``<p>_…``."""
     what = f"({{training_noun:{p}_noun}}|{{training_session:{p}_name}})"
+    name = f"{{training_session:{p}_name}}"
     return (
         "("
         f"[my] {{training_possessive:{p}_poss}} {what}"
         f"|[the|my] {what} [[planned|scheduled] [on|for] {date_rule(p)}]"
+        f"|[the|my] {name} {{training_which_week:{p}_week}}"
+        f"|{{training_which_week_s:{p}_week}} {name}"
         f"|{date_rule(p)} [{{training_noun:{p}_noun}}]"
         ")"
     )
@@ -202,7 +213,13 @@ def session_said(slots: Slots, p: str = "s", *, past: bool = False) -> Planned |
     rows = planned(world)
     if name:
         rows = [r for r in rows if r.name == name]
-        if day is None:
+        if slots.get(f"{p}_week") is not None:
+            monday = world.weekday(0) + datetime.timedelta(days=7 * int(slots.get(f"{p}_week")))
+            sunday = monday + datetime.timedelta(days=6)
+            rows = [r for r in rows if r.date and monday <= r.date <= sunday]
+            if len(rows) > 1:
+                return _which(slots, p, rows, f"You have {len(rows)} of them that week:")
+        elif day is None:
             upcoming = [r for r in rows if r.date and r.date >= world.today and not r.completed]
             rows = upcoming[:1] or rows[-1:]
     if day is not None:

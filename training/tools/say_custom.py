@@ -16,7 +16,7 @@ from .said_dates import date_said, told
 LEAD = "[<tr_lead>]"
 ADD = (
     "(add|put|schedule|plan|book|slot in|throw in|pencil in|create|give me|set up|i want|"
-    "i'd like|i would like|i'll do|i will do|let me do|let's do|lets do|i'm doing|i am doing)"
+    "i'd like|i would like|i'll do|i will do|let me do|let's do|lets do|i'm doing|i am doing|do|go for)"
 )
 DURATION = (
     "({count:minutes} (minute|minutes|min|mins|m)|{count:minutes}-minute|{count:minutes}-min"
@@ -46,6 +46,9 @@ SPORTS = [
     ("lifting session", "STRENGTH"),
     ("weights session", "STRENGTH"),
     ("gym session", "STRENGTH"),
+    ("strength training", "STRENGTH"),
+    ("strength", "STRENGTH"),
+    ("weights", "STRENGTH"),
 ]
 INTENSITIES = [
     ("easy", "easy"),
@@ -121,7 +124,7 @@ INTENTS = (
     Intent(
         "add_custom_workout",
         (
-            f"{LEAD} {ADD} (a|an|one|another|some) {SPORT} {{training_sport:sport}} [workout|session]"
+            f"{LEAD} {ADD} [a|an|one|another|some] {SPORT} {{training_sport:sport}} [workout|session]"
             f" [on|for] <tr_to_date> [{PACE}]",
         ),
         build=_custom,

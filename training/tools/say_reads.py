@@ -125,6 +125,16 @@ def _last_night(slots: Slots) -> Parsed:
     return Parsed("get_sleep_data", {"days": 1}, "show last night's sleep")
 
 
+def _sleep_since(slots: Slots) -> Parsed | Ask:
+    day = date_said(slots, "d", past=True)
+    if isinstance(day, Ask):
+        return day
+    days = (slots.world.today - day).days + 1 if day else 1
+    if not 1 <= days <= MAX_SLEEP_DAYS:
+        raise CommandError(f"Sleep is read for the last 1 to {MAX_SLEEP_DAYS} nights.")
+    return Parsed("get_sleep_data", {"days": days}, f"show your sleep since {told(day)}")
+
+
 def _plan(slots: Slots) -> Parsed | Ask:
     today = slots.world.today
     day = date_said(slots, "d")
@@ -133,8 +143,11 @@ def _plan(slots: Slots) -> Parsed | Ask:
     if day is not None:
         start = end = day
     elif slots.get("plan_week") is not None:
-        monday = slots.world.weekday(0, next_week=bool(slots.get("plan_week")))
+        which = str(slots.get("plan_week"))
+        monday = slots.world.weekday(0, next_week=which in ("1", "next weekend"))
         start, end = monday, monday + datetime.timedelta(days=6)
+        if "weekend" in which:
+            start = monday + datetime.timedelta(days=5)
     else:
         days = _span_days(slots, 14) or 14
         if days > 62:
@@ -186,6 +199,7 @@ INTENTS = (
             "(did i (train|work out|run|ride|swim|do anything)) <tr_day>",
             f"{LEAD} {SHOW} <the> {ACTIVITY} [from] <tr_day>",
             f"(how was|how did|show [me]|analy(s|z)e) [my] {{training_past:d_word}} {ACTIVITY} [go]",
+            f"(how (was|did)|tell me about) <the> {ACTIVITY} [go] <tr_day>",
         ),
         build=_on_day,
         examples=("what did I do yesterday?", "show my run from Saturday"),
@@ -196,7 +210,8 @@ INTENTS = (
             f"{LEAD} {SHOW} <the> {ACTIVITY} (from|of|in|over|for|during) {SPAN}",
             f"{LEAD} {SHOW} <the> {ACTIVITY} {SPAN}",
             f"what {ACTIVITY} did i do (in|over|during) {SPAN}",
-            f"how (much|many) {ACTIVITY} did i do (in|over|during) {SPAN}",
+            f"how (much|many) {ACTIVITY} did i do [(in|over|during)] {SPAN}",
+            f"{LEAD} {SHOW} <the> {{training_period_s:period}} {ACTIVITY}",
             "how (far|much|long|many (km|kilometers|kilometres|miles|hours)) (did i|have i)"
             f" {{training_verb:sport}} [(in|over|during)] {SPAN}",
         ),
@@ -231,6 +246,12 @@ INTENTS = (
         examples=("how did I sleep last night?",),
     ),
     Intent(
+        "sleep_on_day",
+        ("how (did i sleep|was <the> sleep) <tr_day>",),
+        build=_sleep_since,
+        examples=("how did I sleep on Monday?",),
+    ),
+    Intent(
         "sleep",
         (
             f"how (well|much) (have i been|did i|am i) (sleeping|sleep) [(in|over|during|for)] {SPAN}",
@@ -254,6 +275,7 @@ INTENTS = (
             f" (<tr_day>|{{training_plan_week:plan_week}}|{NEXT})",
             f"what('s| is) (on|planned|scheduled|coming up) [for] ({{training_plan_week:plan_week}}"
             f"|{NEXT})",
+            f"(what does|how does) ({{training_plan_week:plan_week}}|{NEXT}) look [like]",
         ),
         build=_plan,
         examples=("what's my plan for the next two weeks?", "what's planned for Friday?"),
@@ -301,7 +323,23 @@ VALUES = {
         ("the last fortnight", 14),
         ("the past fortnight", 14),
     ],
-    "training_plan_week": [("this week", 0), ("next week", 1), ("the week", 0)],
+    "training_plan_week": [
+        ("this week", "0"),
+        ("next week", "1"),
+        ("the week", "0"),
+        ("this weekend", "weekend"),
+        ("the weekend", "weekend"),
+        ("next weekend", "next weekend"),
+    ],
+    "training_period_s": [
+        ("this week's", 7),
+        ("this weeks", 7),
+        ("last week's", 7),
+        ("this month's", 30),
+        ("last month's", 30),
+        ("today's", 1),
+        ("recent", 14),
+    ],
     "training_past": _past_possessives(),
     "training_verb": [
         ("run", "RUNNING"),

@@ -63,7 +63,11 @@ def _move(slots: Slots) -> Parsed | list[Parsed] | Ask:
     if isinstance(new, Ask):
         return new
     if new is None:
-        raise CommandError('Say the day to move it to, e.g. "move tomorrow\'s workout to Friday".')
+        base = slots.text.rstrip(" ?.!")
+        return Ask(
+            f"To which day should {session.told} move?",
+            tuple(f"{base} by {n}" for n in ("one day", "two days", "a week")),
+        )
     if new == session.date:
         raise CommandError(f"{session.told} is already on that day.")
     if _already(slots, "reschedule_workout", session.ref):
@@ -159,6 +163,7 @@ INTENTS = (
             " [{training_strategy:strategy}]",
             f"{LEAD} {MOVE} {S_OR_IT} [back|forward|out] to the {{training_next_day:shift}}",
             f"{LEAD} do {S_OR_IT} {T} [rather] instead",
+            f"{LEAD} (push|move|postpone|delay|bump|shift) [back] {S_OR_IT} [back|later]",
         ),
         build=_move,
         examples=("move tomorrow's workout to Friday", "push today's session by two days"),
@@ -181,7 +186,7 @@ INTENTS = (
     Intent(
         "complete_session",
         (
-            f"{LEAD} mark {S_OR_IT} [as] (done|complete|completed|finished) [{{training_notes:notes}}]",
+            f"{LEAD} (mark|log|record|set) {S_OR_IT} [as] (done|complete|completed|finished) [{{training_notes:notes}}]",
             f"[i] [just|already|have|'ve] {DONE_VERB} {S} [{{training_notes:notes}}]",
             f"[i] [just|already|have|'ve] {DONE_VERB} {IT}",
             f"{S} (is|was) (done|finished|complete) [{{training_notes:notes}}]",
@@ -200,6 +205,8 @@ INTENTS = (
             f"[{{training_feeling:feeling}}] {LEAD} (lighten|ease|dial back|tone down|scale back|back off) "
             f"[up] [on] <the> (plan|training|program|workouts|load) [for] [{PERIOD}]",
             "[{training_feeling:feeling}] i need (an easier|a lighter|an easy|a light) {training_span:days}",
+            f"[{{training_feeling:feeling}}] {LEAD} (ease off|back off|ease up|dial it back|tone it"
+            f" down|scale it back|slow down) [for] [{PERIOD}]",
             f"[{{training_feeling:feeling}}] {LEAD} (lighter|easier) {PERIOD}",
         ),
         build=_lighten,
@@ -225,6 +232,12 @@ VALUES = {
         ("and push everything after", "push"),
         ("and push everything after it", "push"),
         ("and shift the rest", "push"),
+        ("and the rest", "push"),
+        ("and the rest too", "push"),
+        ("and everything after", "push"),
+        ("and everything after it", "push"),
+        ("and everything else", "push"),
+        ("and all the rest", "push"),
         ("and push the rest of the week", "push"),
         ("swap them", "swap"),
         ("and swap them", "swap"),
