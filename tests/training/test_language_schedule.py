@@ -134,10 +134,66 @@ def test_a_skip_without_a_reason_asks_why_with_chips_that_are_understood(program
     ]
 
 
-def test_skip_that_exercise_is_not_a_skipped_session(program):
-    for message in ("skip that exercise", "I can't do squats today, skip that exercise"):
-        understood = say(program, message)
-        assert understood is None or not any(c.name == "skip_workout" for c in understood.calls)
+@pytest.mark.parametrize(
+    "message",
+    [
+        "skip that exercise",
+        "I can't do squats today, skip that exercise",
+        "I did 3 sets of squats today",
+        "move the bench press to tomorrow",
+        "mark squats as done",
+        "swap squats for lunges",
+        "skip the warm up today",
+    ],
+)
+def test_sentences_about_exercises_never_change_a_session(program, message):
+    understood = say(program, message)
+    names = {c.name for c in understood.calls} if understood else set()
+    assert not names & {"skip_workout", "mark_workout_complete", "reschedule_workout"}
+
+
+def test_it_with_nothing_named_before_asks_before_skipping_todays_session(program):
+    understood = say(program, "I can't do squats today, skip it")
+    assert understood.ask is not None and not understood.calls
+    assert "Tempo Run" in understood.ask.question
+    assert calls(program, understood.ask.options[0]) == [
+        (
+            "skip_workout",
+            {"workout_id": ref(2, "Tempo Run"), "reason": "I can't do squats today"},
+        )
+    ]
+
+
+def test_swapping_two_sessions_days(program):
+    assert calls(program, "swap tomorrow's workout with saturday's") == move(
+        2, "Lower Body B", "2026-11-28"
+    )
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("please cancel the tempo run this week, I'm injured", ("skip", "Tempo Run")),
+        ("I'm going to miss tomorrow's workout, my kid is sick", ("skip", "Lower Body B")),
+        ("log today's workout as done", ("complete", "Tempo Run")),
+        ("shift today's session to tomorrow and the rest too", ("push", "Tempo Run")),
+    ],
+)
+def test_more_everyday_forms(program, message, expected):
+    [(name, arguments)] = calls(program, message)
+    kind, day = expected
+    tool = {"skip": "skip_workout", "complete": "mark_workout_complete"}.get(
+        kind, "reschedule_workout"
+    )
+    assert (name, arguments["workout_id"]) == (tool, ref(2, day))
+    if kind == "push":
+        assert arguments["strategy"] == "push"
+
+
+def test_push_back_without_a_day_asks_by_how_much(program):
+    understood = say(program, "push back tomorrow's workout")
+    assert understood.ask is not None and not understood.calls
+    assert calls(program, understood.ask.options[0]) == move(2, "Lower Body B", "2026-11-28")
 
 
 def test_it_is_the_session_the_conversation_just_named(program):

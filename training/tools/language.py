@@ -82,6 +82,7 @@ LANGUAGE = Language(
         "tr_lead": "{training_lead:lead}",
         "tr_session": said_sessions.session_rule("s"),
         "tr_focus": said_sessions.focus_rule("s"),
+        "tr_other_session": said_sessions.other_rule("u"),
         "tr_to_date": said_dates.date_rule("t"),
         "tr_day": said_dates.date_rule("d"),
         "tr_duration": say_custom.DURATION,

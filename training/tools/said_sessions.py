@@ -88,6 +88,12 @@ def session_rule(p: str) -> str:
     )
 
 
+def other_rule(p: str) -> str:
+    """A second session in the same sentence ("swap tomorrow's workout with Friday's"): a
+    session as ``session_rule`` names it, or a day's possessive alone."""
+    return f"({session_rule(p)}|{{training_possessive:{p}_poss}})"
+
+
 def focus_rule(p: str) -> str:
     """ "it", "that", "this one": the session in focus. Kept apart from ``session_rule`` so that
     a sentence never reads free words after it ("skip that exercise" is not a skipped session)."""
@@ -173,12 +179,20 @@ def _which(slots: Slots, p: str, found: list[Planned], question: str) -> Ask:
     return Ask(f"{question} {names}?", tuple(options))
 
 
-def _focus(slots: Slots) -> Planned | None:
+def in_conversation(slots: Slots) -> Planned | None:
+    """The session this message or the conversation named last (a call's ``workout_id``)."""
     refs = {p.ref: p for p in planned(slots.world)}
     for _, arguments in slots.world.recent_calls():
         ref = arguments.get("workout_id")
         if ref in refs:
             return refs[ref]
+    return None
+
+
+def _focus(slots: Slots) -> Planned | None:
+    named = in_conversation(slots)
+    if named is not None:
+        return named
     today = [p for p in planned(slots.world) if p.date == slots.world.today]
     return today[0] if len(today) == 1 else None
 

@@ -186,6 +186,7 @@ INTENTS = (
             f" <the> {LAST} {ACTIVITY} [like|go|went|look|looked]",
             f"<the> {LAST} {ACTIVITY}",
             f"how did <the> {LAST} {ACTIVITY} go",
+            f"(how long|how far|how fast|how hard|how good) was <the> {LAST} {ACTIVITY}",
             "what did i do last time",
             "what was <the> last thing i did",
         ),

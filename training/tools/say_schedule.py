@@ -17,7 +17,7 @@ from coach.llm.offline.language import Ask, Intent, Slots
 
 from ..plan_adjust import MAX_DAYS, MIN_DAYS
 from .said_dates import date_said, told
-from .said_sessions import Planned, session_said
+from .said_sessions import Planned, in_conversation, session_said
 
 S, T = "<tr_session>", "<tr_to_date>"
 IT = "<tr_focus>"
@@ -81,6 +81,24 @@ def _move(slots: Slots) -> Parsed | list[Parsed] | Ask:
     )
 
 
+def _swap_days(slots: Slots) -> Parsed | list[Parsed] | Ask:
+    session, other = _session(slots), session_said(slots, "u")
+    for found in (session, other):
+        if isinstance(found, Ask):
+            return found
+    if session.ref == other.ref:
+        raise CommandError("That is the same session twice.")
+    if other.date is None or session.date is None:
+        raise CommandError("Both sessions need a date to swap their days.")
+    if _already(slots, "reschedule_workout", session.ref):
+        return []
+    return Parsed(
+        "reschedule_workout",
+        {"workout_id": session.ref, "new_date": other.date.isoformat(), "strategy": "swap"},
+        f"swap the days of {session.told} and {other.told}",
+    )
+
+
 def _skip(slots: Slots) -> Parsed | list[Parsed] | Ask:
     session = _session(slots)
     if isinstance(session, Ask):
@@ -88,6 +106,14 @@ def _skip(slots: Slots) -> Parsed | list[Parsed] | Ask:
     if _already(slots, "skip_workout", session.ref):
         return []
     reason = _free(slots.get("reason") or "")
+    if slots.get("s_focus") and in_conversation(slots) is None:
+        # "it" with no session named before is today's only by a guess ("I can't do squats
+        # today, skip it" may mean the exercise): asked, with today's session as the chip.
+        why = f" because {reason}" if reason else ""
+        return Ask(
+            f"Do you mean today's session, {session.told}?",
+            (f"skip today's workout{why}",),
+        )
     if not reason:
         base = slots.text.rstrip(" ,.!?")
         return Ask(
@@ -169,13 +195,19 @@ INTENTS = (
         examples=("move tomorrow's workout to Friday", "push today's session by two days"),
     ),
     Intent(
+        "swap_session_days",
+        (f"{LEAD} (swap|switch|trade|flip) {S_OR_IT} (with|and|for) <tr_other_session>",),
+        build=_swap_days,
+        examples=("swap tomorrow's workout with Saturday's",),
+    ),
+    Intent(
         "skip_session",
         (
             f"{LEAD} {SKIP} {S} [<please>] [{{training_reason:reason}}]",
             f"{LEAD} {SKIP} {IT} [<please>] [{BECAUSE} {{training_reason:reason}}]",
             # Free words first ("I've got a cold, skip tomorrow"): only with the verb "skip",
             # which the matcher looks for before it tries every way to split the sentence.
-            f"{{training_reason:reason}} [so] {LEAD} skip {S} [<please>]",
+            f"{{training_reason:reason}} [so] {LEAD} skip {S_OR_IT} [<please>]",
             "[i] (won't|wont|will not|can't|cant|cannot|can not|am not going to|'m not going to"
             f"|not gonna|am not gonna|couldn't|could not) (make it|make|do|manage) [to] {S}"
             " [{training_reason:reason}]",
