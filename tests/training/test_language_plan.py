@@ -32,6 +32,7 @@ def test_a_few_days_is_a_question_with_day_counts_as_chips(program):
     understood = say(program, "go easy on me for a few days")
     assert understood.ask is not None and not understood.calls
     assert calls(program, understood.ask.options[1]) == [("lighten_plan", {"days": 5})]
+    assert say(program, "lighten up my plan, I'm tired").ask.options == understood.ask.options
 
 
 def test_a_lighter_stretch_beyond_the_bounds_names_them(program):
@@ -91,6 +92,23 @@ def test_a_one_off_workout_with_its_units(program, message, expected):
     assert name == "create_custom_workout"
     assert {k: arguments.get(k) for k in expected} == expected
     assert arguments["name"]
+
+
+def test_a_pace_written_per_km_without_spaces(program):
+    [(_, arguments)] = calls(program, "add a 8 km tempo run next tuesday at 4:45/km")
+    assert arguments["target_pace"] == "4:45 /km" and arguments["date"] == "2026-12-01"
+    assert arguments["description"] == "8 km"
+
+
+def test_a_workout_without_a_sport_asks_which(program):
+    understood = say(program, "schedule an interval session on saturday")
+    assert understood.ask is not None and not understood.calls
+    [(name, arguments)] = calls(program, understood.ask.options[1])
+    assert (name, arguments["sport"], arguments["intensity"]) == (
+        "create_custom_workout",
+        "CYCLING",
+        "intervals",
+    )
 
 
 def test_a_duration_beyond_the_bounds_is_refused(program):

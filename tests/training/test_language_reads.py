@@ -64,6 +64,30 @@ def program():
             "what do I have on saturday",
             ("get_training_plan", {"start_date": "2026-11-28", "end_date": "2026-11-28"}),
         ),
+        ("how long was my last ride", ("get_last_activity", {"activity_type": "CYCLING"})),
+        (
+            "how far did I run over the past 2 weeks",
+            (
+                "get_activities_range",
+                {"start_date": "2026-11-12", "end_date": "2026-11-26", "activity_type": "RUNNING"},
+            ),
+        ),
+        (
+            "show me what I did last week",
+            ("get_activities_range", {"start_date": "2026-11-19", "end_date": "2026-11-26"}),
+        ),
+        ("is my form good right now", ("get_fitness_scores", {})),
+        ("am I recovered enough to train hard?", ("get_fitness_scores", {})),
+        ("how many hours did I sleep last night", ("get_sleep_data", {"days": 1})),
+        ("how did I sleep on monday", ("get_sleep_data", {"days": 4})),
+        (
+            "what does next week look like",
+            ("get_training_plan", {"start_date": "2026-11-30", "end_date": "2026-12-06"}),
+        ),
+        (
+            "what's coming up this weekend",
+            ("get_training_plan", {"start_date": "2026-11-28", "end_date": "2026-11-29"}),
+        ),
         (
             "compare my training over the last two weeks",
             ("compare_activities", {"start_date": "2026-11-12", "end_date": "2026-11-26"}),

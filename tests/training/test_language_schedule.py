@@ -110,7 +110,7 @@ def test_a_day_with_nothing_planned_is_refused_in_words(program):
         ("skip today's workout, I'm travelling", "Tempo Run", "I'm travelling"),
         ("I've got a cold, skip tomorrow please", "Lower Body B", "I've got a cold"),
         ("I'm sick, please skip tomorrow's workout", "Lower Body B", "I'm sick"),
-        ("cancel saturday's session because of a wedding", "Intervals", "of a wedding"),
+        ("cancel saturday's session because of a wedding", "Intervals", "a wedding"),
         ("skip the long run on sunday, my knee hurts", "Long Run", "my knee hurts"),
     ],
 )
@@ -177,6 +177,9 @@ def test_swapping_two_sessions_days(program):
         ("I'm going to miss tomorrow's workout, my kid is sick", ("skip", "Lower Body B")),
         ("log today's workout as done", ("complete", "Tempo Run")),
         ("shift today's session to tomorrow and the rest too", ("push", "Tempo Run")),
+        ("I can't train tomorrow, I'm sick", ("skip", "Lower Body B")),
+        ("please move my workout from tomorrow to sunday", ("move", "Lower Body B")),
+        ("could we postpone the intervals to next week", ("move", "Intervals")),
     ],
 )
 def test_more_everyday_forms(program, message, expected):

@@ -80,7 +80,7 @@ def session_rule(p: str) -> str:
     return (
         "("
         f"[my] {{training_possessive:{p}_poss}} {what}"
-        f"|[the|my] {what} [[planned|scheduled] [on|for] {date_rule(p)}]"
+        f"|[the|my] {what} [[planned|scheduled] [on|for|from] {date_rule(p)}]"
         f"|[the|my] {name} {{training_which_week:{p}_week}}"
         f"|{{training_which_week_s:{p}_week}} {name}"
         f"|{date_rule(p)} [{{training_noun:{p}_noun}}]"

@@ -15,7 +15,7 @@ from .said_dates import date_said, told
 
 LEAD = "[<tr_lead>]"
 ADD = (
-    "(add|put|schedule|plan|book|slot in|throw in|pencil in|create|give me|set up|i want|"
+    "(add|put|put in|fit in|squeeze in|schedule|plan|book|slot in|throw in|pencil in|create|give me|set up|i want|"
     "i'd like|i would like|i'll do|i will do|let me do|let's do|lets do|i'm doing|i am doing|do|go for)"
 )
 DURATION = (
@@ -81,7 +81,20 @@ HOURS = [
 _PACE = re.compile(r"^\d{1,2}:\d{2}$")
 
 
+def _which_sport(slots: Slots) -> Ask:
+    said = slots.words.get("kind", "session")
+    return Ask(
+        "Which sport should it be?",
+        tuple(
+            re.sub(rf"\b{re.escape(said)}\b", sport, slots.text, count=1)
+            for sport in ("run", "ride", "swim")
+        ),
+    )
+
+
 def _custom(slots: Slots) -> Parsed | Ask:
+    if slots.get("sport") is None:
+        return _which_sport(slots)
     day = date_said(slots, "t")
     if isinstance(day, Ask):
         return day
@@ -111,6 +124,8 @@ def _custom(slots: Slots) -> Parsed | Ask:
         arguments["intensity"] = intensity
     pace = str(slots.get("pace") or "").strip()
     if pace:
+        found = re.search(r"\d{1,2}:\d{2}", pace)
+        pace = found.group(0) if found else pace
         if not _PACE.match(pace):
             raise CommandError(f'Write a pace as minutes:seconds, e.g. "4:30 per km", not {pace}.')
         unit = "mi" if re.search(r"\bmi(le)?\b", slots.text, re.I) else "km"
@@ -126,6 +141,8 @@ INTENTS = (
         (
             f"{LEAD} {ADD} [a|an|one|another|some] {SPORT} {{training_sport:sport}} [workout|session]"
             f" [on|for] <tr_to_date> [{PACE}]",
+            # A workout with no sport ("an interval session"): which sport is asked.
+            f"{LEAD} {ADD} (a|an|one|another) {SPORT} {{training_kind:kind}} [on|for] <tr_to_date>",
         ),
         build=_custom,
         examples=("add a 40 minute tempo run on Saturday", "put a 1 hour bike ride on Sunday"),
@@ -133,6 +150,7 @@ INTENTS = (
 )
 
 VALUES = {
+    "training_kind": [("session", "session"), ("workout", "workout")],
     "training_sport": SPORTS,
     "training_intensity": INTENSITIES,
     "training_hours": HOURS,

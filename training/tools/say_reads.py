@@ -213,6 +213,8 @@ INTENTS = (
             f"what {ACTIVITY} did i do (in|over|during) {SPAN}",
             f"how (much|many) {ACTIVITY} did i do [(in|over|during)] {SPAN}",
             f"{LEAD} {SHOW} <the> {{training_period_s:period}} {ACTIVITY}",
+            f"[{SHOW}] what (did i do|have i done|i did|i've done) [(in|over|during)] {SPAN}",
+            f"how (has|is|was) <the> training (been|going|gone|looking) [{SPAN}]",
             "how (far|much|long|many (km|kilometers|kilometres|miles|hours)) (did i|have i)"
             f" {{training_verb:sport}} [(in|over|during)] {SPAN}",
         ),
@@ -223,11 +225,12 @@ INTENTS = (
         "fitness",
         (
             f"{LEAD} (how's|how is|hows|what's|whats|what is|what are|show [me]|check|tell me) <the>"
-            f" {SCORES} [[and] [my] {SCORES}] [[and] [my] {SCORES}]"
+            f" [current] {SCORES} [[and] [my] {SCORES}] [[and] [my] {SCORES}] [level|score|scores]"
             " [looking] [like] [right now|today|at the moment|now|lately|these days]",
             "am i (carrying [a lot of] fatigue|fatigued|tired|overtrained|overreaching|fresh|rested"
             "|recovered|in shape|getting fitter) [right now|today|at the moment|now|lately]",
             "how (fit|tired|fresh|fatigued) am i [right now|today|at the moment|now|lately]",
+            f"(is|are) <the> {SCORES} (good|ok|okay|bad|low|high|alright|fine) [right now|today|now]",
             "am i (recovered|rested|fresh|ready) [enough] [(to|for) {training_why:why}]",
             "(should|can|could) i (train|go|push) hard [today|tomorrow|this week]",
             f"{LEAD} (show [me]|check) <the> fitness (chart|scores|numbers)",
@@ -241,7 +244,7 @@ INTENTS = (
             "how did i sleep [last night]",
             "how (was|is) <the> sleep [last night]",
             "how (was|is) last night's sleep",
-            "how much did i sleep [last night]",
+            "how (much|long|many hours) did i sleep [last night]",
         ),
         build=_last_night,
         examples=("how did I sleep last night?",),
@@ -258,7 +261,7 @@ INTENTS = (
             f"how (well|much) (have i been|did i|am i) (sleeping|sleep) [(in|over|during|for)] {SPAN}",
             f"how (have i been|am i) sleeping [(in|over|during|for)] [{SPAN}|lately|recently]",
             f"{LEAD} {SHOW} <the> sleep [(data|score|scores)] [(from|of|for|in|over)] [{SPAN}]",
-            f"(how's|how is|what's|what is|hows) <the> sleep [been] [(in|over|during|for)] "
+            f"(how's|how is|how was|what's|what is|hows) <the> sleep [been] [(in|over|during|for)] "
             f"[{SPAN}|lately|recently]",
         ),
         build=_sleep,
@@ -272,7 +275,11 @@ INTENTS = (
             f" {{training_unit:unit}}|{{training_plan_week:plan_week}}) [look like]",
             # "what's on Friday" is the program family's (the session with its exercises).
             "what('s| is) (planned|scheduled|coming up|up) [for] <tr_day>",
-            f"what (do i have|have i got|am i doing) (planned|scheduled|on|coming up) [for]"
+            "what('s| is) on <the> (plan|schedule|calendar) [for] <tr_day>",
+            f"{LEAD} {SHOW} <the> next {{count:n}} {{training_unit:unit}} of <the> (plan|schedule)",
+            f"[{LEAD} (give me|show me)] [an] (overview|preview) of ({{training_plan_week:plan_week}}"
+            f"|{NEXT})",
+            f"what (do i have|have i got|am i doing) [planned|scheduled|on|coming up] [for]"
             f" (<tr_day>|{{training_plan_week:plan_week}}|{NEXT})",
             f"what('s| is) (on|planned|scheduled|coming up) [for] ({{training_plan_week:plan_week}}"
             f"|{NEXT})",

@@ -40,7 +40,9 @@ def _already(slots: Slots, tool: str, ref: str) -> bool:
 
 def _free(text: object) -> str:
     """A reason or a note as said, without the joining words and punctuation around it."""
-    said = re.sub(r"^[\s,.;:!\-—]*(?:because|as|since|cause|cuz|coz|due to|so)?\s*", "", str(text))
+    said = re.sub(
+        r"^[\s,.;:!\-—]*(?:because of|because|as|since|cause|cuz|coz|due to|so)?\s*", "", str(text)
+    )
     return said.strip(" ,.;:!—-")
 
 
@@ -151,10 +153,9 @@ def _lighten(slots: Slots) -> Parsed | Ask:
     if slots.get("weeks") is not None:
         days = int(slots.get("weeks")) * 7
     if not days:
-        base = re.sub(r"\s+for\s+(?:a\s+few|a\s+couple\s+of|some)\s+days$", "", slots.text)
         return Ask(
             f"For how many days should your plan be lighter ({MIN_DAYS} to {MAX_DAYS})?",
-            tuple(f"{base} for the next {n} days" for n in (3, 5, 7)),
+            tuple(f"make the next {n} days lighter" for n in (3, 5, 7)),
         )
     days = int(days)
     if not MIN_DAYS <= days <= MAX_DAYS:
@@ -188,6 +189,7 @@ INTENTS = (
             f"{LEAD} {MOVE} {S_OR_IT} [back|forward|out|later] [by] {{training_one_day:shift}} [later]"
             " [{training_strategy:strategy}]",
             f"{LEAD} {MOVE} {S_OR_IT} [back|forward|out] to the {{training_next_day:shift}}",
+            f"{LEAD} {MOVE} {S_OR_IT} [back|forward|out] (to|until|till|into) {{training_week_on:shift}}",
             f"{LEAD} do {S_OR_IT} {T} [rather] instead",
             f"{LEAD} (push|move|postpone|delay|bump|shift) [back] {S_OR_IT} [back|later]",
         ),
@@ -209,7 +211,9 @@ INTENTS = (
             # which the matcher looks for before it tries every way to split the sentence.
             f"{{training_reason:reason}} [so] {LEAD} skip {S_OR_IT} [<please>]",
             "[i] (won't|wont|will not|can't|cant|cannot|can not|am not going to|'m not going to"
-            f"|not gonna|am not gonna|couldn't|could not) (make it|make|do|manage) [to] {S}"
+            "|not gonna|am not gonna|couldn't|could not|won't be able to|will not be able to"
+            "|wont be able to|am not able to|'m not able to|'m unable to|am unable to)"
+            f" (make it|make|do|manage|train|work out|go|come|attend|get to) [to] {S}"
             " [{training_reason:reason}]",
         ),
         build=_skip,
@@ -236,6 +240,8 @@ INTENTS = (
             f"[{{training_feeling:feeling}}] {LEAD} (go|take it) (easy|easier|light|lighter) [on me] [for] [{PERIOD}]",
             f"[{{training_feeling:feeling}}] {LEAD} (lighten|ease|dial back|tone down|scale back|back off) "
             f"[up] [on] <the> (plan|training|program|workouts|load) [for] [{PERIOD}]",
+            f"{LEAD} (lighten|ease) [up] <the> (plan|training|program|workouts|load)"
+            " {training_feeling:feeling}",
             "[{training_feeling:feeling}] i need (an easier|a lighter|an easy|a light) {training_span:days}",
             f"[{{training_feeling:feeling}}] {LEAD} (ease off|back off|ease up|dial it back|tone it"
             f" down|scale it back|slow down) [for] [{PERIOD}]",
@@ -284,6 +290,12 @@ VALUES = {
         ("a couple days", 2),
         ("a week", 7),
         ("one week", 7),
+    ],
+    "training_week_on": [
+        ("next week", 7),
+        ("the following week", 7),
+        ("the week after", 7),
+        ("the next week", 7),
     ],
     "training_next_day": [("day after", 1), ("next day", 1), ("one after", 1), ("day before", -1)],
     "training_span": [
