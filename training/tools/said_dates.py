@@ -1,9 +1,10 @@
 """Dates as people write them, for the training family's sentences (``training.tools.language``).
 
-A date in a sentence is the rule ``date_rule(prefix)``: the shared ``{when}`` (today, tomorrow,
-yesterday) and ``{day}`` (a weekday) lists of ``coach.llm.offline.language``, "the day after
-tomorrow", "in 3 days", "2 days ago", "next Friday" / "Friday next week", "last Friday",
-"Dec 5" / "5 December" / "the 5th of December", "the 5th", and "12/5". A sentence that names two
+A date in a sentence is the rule ``date_rule(prefix)``: the words of the lists every family
+shares (``SHARED``'s ``when``: today, tomorrow, yesterday; ``day``: the weekdays) with what people
+put around them ("on Friday", "next Friday", "Friday next week", "last Friday"), "the day after
+tomorrow", "in 3 days", "2 days ago", "Dec 5" / "5 December" / "the 5th of December", "the 5th",
+and "12/5". A sentence that names two
 dates (a session moved from one to the other) uses two prefixes, so each date has its own slots.
 
 How a date is read (``date_said``):
@@ -208,7 +209,7 @@ def date_said(slots: Slots, p: str, *, past: bool = False) -> datetime.date | As
     world: World = slots.world
     today = world.today
     get = slots.get
-    if _said(slots, p) is False:
+    if not _said(slots, p):
         return None
     word = get(f"{p}_word")
     if word is not None:
