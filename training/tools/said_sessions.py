@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from coach.llm.offline.grammar import CommandError
 from coach.llm.offline.language import Ask, Slots, World
 from coach.vocabulary import DAY_NAMES
-from programs.models import Session
 
 from .said_dates import date_rule, date_said, spoken, told
 
@@ -129,10 +128,18 @@ def planned(world: World) -> list[Planned]:
     if key in _rows:
         _rows.move_to_end(key)
         return _rows[key]
+    # Through the program's own relations (the program family's models are its own to import).
     rows = (
-        Session.objects.filter(week__program=program)
-        .order_by("scheduled_date", "week__position", "position")
-        .values_list("week__position", "position", "name", "scheduled_date", "completed", "skipped")
+        program.weeks.filter(sessions__isnull=False)
+        .order_by("sessions__scheduled_date", "position", "sessions__position")
+        .values_list(
+            "position",
+            "sessions__position",
+            "sessions__name",
+            "sessions__scheduled_date",
+            "sessions__completed",
+            "sessions__skipped",
+        )
     )
     _rows[key] = [
         Planned(f"week-{w}-session-{s}", name, day, done, skipped)
