@@ -90,9 +90,10 @@ def get_activity_by_date(*, ctx: ToolContext, args: ActivityByDateArgs) -> Outco
     if not rows:
         return Outcome(summary=f"No {_sport(args.activity_type)} on {args.date.isoformat()}.")
     head = f"{len(rows)} on {args.date.isoformat()}:"
+    said = f"Your training on {args.date:%A} {args.date.isoformat()}:"
     return Outcome(
         summary=_bounded([head, *(_activity_text(r) for r in rows)]),
-        spoken=words.activities_words(head, rows),
+        spoken=words.activities_words(said, rows),
     )
 
 

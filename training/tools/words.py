@@ -139,8 +139,11 @@ def sleep_words(data: dict[str, Any]) -> str:
             parts.append(f"HRV {values['hrv_ms']:g} ms")
         return ", ".join(parts) or "no numbers"
 
-    lines = [f"Sleep, the last {data['days']} days: on average {night(data['average'])}."]
-    lines += [f"- night to {n['night']}: {night(n)}" for n in data["nights"]]
+    nights = data["nights"]
+    if data["days"] == 1 and len(nights) == 1:
+        return f"Last night (to {nights[0]['night']}): {night(nights[0])}."
+    lines = [f"Sleep, the last {data['days']} nights: on average {night(data['average'])}."]
+    lines += [f"- night to {n['night']}: {night(n)}" for n in nights]
     return "\n".join(lines)
 
 

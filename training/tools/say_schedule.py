@@ -1,0 +1,316 @@
+"""The schedule's changes in everyday words (``training.tools.language``): move, skip and complete
+sessions, lighten or realign the plan, add a one-off workout. Each sentence becomes the same call
+the documented command makes (``training.tools.offline``), previewed and applied on Apply.
+
+Never a guess: a skip with no reason, a lighter stretch of "a few days", a bare weekday that has
+passed, a date with two sessions are questions with chips. The same session said twice in one
+message ("I did yesterday's workout. Mark it as done.") is one call.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+
+from coach.llm.offline.grammar import CommandError, Parsed
+from coach.llm.offline.language import Ask, Intent, Slots
+
+from ..plan_adjust import MAX_DAYS, MIN_DAYS
+from .said_dates import date_said, told
+from .said_sessions import Planned, in_conversation, session_said
+
+S, T = "<tr_session>", "<tr_to_date>"
+IT = "<tr_focus>"
+S_OR_IT = f"({S}|{IT})"
+BECAUSE = "(because|as|since|cause|cuz|coz|due to)"
+LEAD = "[<tr_lead>]"
+
+_RATING = re.compile(
+    r"[,.;!]?\s*(?:(?:i(?:'d)?\s+)?rated?\s+(?:it\s+)?)?\b([1-5]|one|two|three|four|five)"
+    r"\s*(?:/\s*5|out\s+of\s+(?:5|five)|stars?)\b",
+    re.I,
+)
+_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
+
+
+def _already(slots: Slots, tool: str, ref: str) -> bool:
+    """This message already asked for ``tool`` on session ``ref`` ("... Mark it as done")."""
+    return any(p.name == tool and p.arguments.get("workout_id") == ref for p in slots.world.said)
+
+
+def _free(text: object) -> str:
+    """A reason or a note as said, without the joining words and punctuation around it."""
+    said = re.sub(
+        r"^[\s,.;:!\-—]*(?:because of|because|as|since|cause|cuz|coz|due to|so)?\s*", "", str(text)
+    )
+    return said.strip(" ,.;:!—-")
+
+
+def _session(slots: Slots) -> Planned | Ask:
+    return session_said(slots, "s")
+
+
+def _move(slots: Slots) -> Parsed | list[Parsed] | Ask:
+    session = _session(slots)
+    if isinstance(session, Ask):
+        return session
+    if session.date is None:
+        raise CommandError(f"{session.name} has no date yet, so it can't be moved by days.")
+    if slots.get("shift") is not None:
+        new: datetime.date | Ask | None = session.date + datetime.timedelta(
+            days=int(slots.get("shift")) * int(slots.get("direction", 1))
+        )
+    else:
+        new = date_said(slots, "t")
+    if isinstance(new, Ask):
+        return new
+    if new is None:
+        base = slots.text.rstrip(" ?.!")
+        return Ask(
+            f"To which day should {session.told} move?",
+            tuple(f"{base} by {n}" for n in ("one day", "two days", "a week")),
+        )
+    if new == session.date:
+        raise CommandError(f"{session.told} is already on that day.")
+    if _already(slots, "reschedule_workout", session.ref):
+        return []
+    strategy = slots.get("strategy") or "swap"
+    return Parsed(
+        "reschedule_workout",
+        {"workout_id": session.ref, "new_date": new.isoformat(), "strategy": strategy},
+        f"move {session.told} to {told(new)}"
+        + (" and push the sessions after it" if strategy == "push" else ""),
+    )
+
+
+def _swap_days(slots: Slots) -> Parsed | list[Parsed] | Ask:
+    session, other = _session(slots), session_said(slots, "u")
+    for found in (session, other):
+        if isinstance(found, Ask):
+            return found
+    if session.ref == other.ref:
+        raise CommandError("That is the same session twice.")
+    if other.date is None or session.date is None:
+        raise CommandError("Both sessions need a date to swap their days.")
+    if _already(slots, "reschedule_workout", session.ref):
+        return []
+    return Parsed(
+        "reschedule_workout",
+        {"workout_id": session.ref, "new_date": other.date.isoformat(), "strategy": "swap"},
+        f"swap the days of {session.told} and {other.told}",
+    )
+
+
+def _skip(slots: Slots) -> Parsed | list[Parsed] | Ask:
+    session = _session(slots)
+    if isinstance(session, Ask):
+        return session
+    if _already(slots, "skip_workout", session.ref):
+        return []
+    reason = _free(slots.get("reason") or "")
+    if slots.get("s_focus") and in_conversation(slots) is None:
+        # "it" with no session named before is today's only by a guess ("I can't do squats
+        # today, skip it" may mean the exercise): asked, with today's session as the chip.
+        why = f" because {reason}" if reason else ""
+        return Ask(
+            f"Do you mean today's session, {session.told}?",
+            (f"skip today's workout{why}",),
+        )
+    if not reason:
+        base = slots.text.rstrip(" ,.!?")
+        return Ask(
+            f"Why are you skipping {session.told}? It stays in your plan with no load.",
+            tuple(f"{base} because {why}" for why in ("I'm sick", "I'm travelling", "I need rest")),
+        )
+    return Parsed(
+        "skip_workout",
+        {"workout_id": session.ref, "reason": reason[:500]},
+        f"skip {session.told} ({reason[:80]})",
+    )
+
+
+def _complete(slots: Slots) -> Parsed | list[Parsed] | Ask:
+    session = _session(slots)
+    if isinstance(session, Ask):
+        return session
+    if _already(slots, "mark_workout_complete", session.ref):
+        return []
+    notes = str(slots.get("notes") or "")
+    arguments: dict = {"workout_id": session.ref}
+    rating = _RATING.search(notes)
+    if rating:
+        word = rating.group(1).lower()
+        arguments["rating"] = _WORDS.get(word) or int(word)
+        notes = notes[: rating.start()] + notes[rating.end() :]
+    notes = _free(notes)
+    if notes:
+        arguments["notes"] = notes[:2000]
+    return Parsed("mark_workout_complete", arguments, f"mark {session.told} done")
+
+
+def _lighten(slots: Slots) -> Parsed | Ask:
+    days = slots.get("days")
+    if slots.get("weeks") is not None:
+        days = int(slots.get("weeks")) * 7
+    if not days:
+        return Ask(
+            f"For how many days should your plan be lighter ({MIN_DAYS} to {MAX_DAYS})?",
+            tuple(f"make the next {n} days lighter" for n in (3, 5, 7)),
+        )
+    days = int(days)
+    if not MIN_DAYS <= days <= MAX_DAYS:
+        raise CommandError(f"A lighter stretch lasts {MIN_DAYS} to {MAX_DAYS} days, not {days}.")
+    return Parsed("lighten_plan", {"days": days}, f"make the next {days} days lighter")
+
+
+def _realign(slots: Slots) -> Parsed:
+    return Parsed("realign_plan", {}, "realign your plan to start from today")
+
+
+MOVE = "(move|push|postpone|reschedule|shift|bump|delay|put off|push back)"
+SKIP = "(skip|miss|drop|cancel|scrap|sit out|bail on|take off)"
+DONE_VERB = (
+    "(did|done|finished|completed|crushed|smashed|nailed|killed|got through|knocked out|"
+    "survived|managed)"
+)
+PERIOD = (
+    "(<the> next {count:days} days|<the> next {count:weeks} weeks|{training_span:days}"
+    "|{count:days} days|{count:weeks} weeks)"
+)
+
+INTENTS = (
+    Intent(
+        "move_session",
+        (
+            f"{LEAD} {MOVE} {S_OR_IT} [back|forward|over|out] (to|until|till|til|for|on|onto) {T}"
+            " [instead] [{training_strategy:strategy}]",
+            f"{LEAD} {MOVE} {S_OR_IT} [back|forward|out|later] [by] {{count:shift}} days [later]"
+            " [{training_strategy:strategy}]",
+            f"{LEAD} {MOVE} {S_OR_IT} [back|forward|out|later] [by] {{training_one_day:shift}} [later]"
+            " [{training_strategy:strategy}]",
+            f"{LEAD} {MOVE} {S_OR_IT} [back|forward|out] to the {{training_next_day:shift}}",
+            f"{LEAD} {MOVE} {S_OR_IT} [back|forward|out] (to|until|till|into) {{training_week_on:shift}}",
+            f"{LEAD} do {S_OR_IT} {T} [rather] instead",
+            f"{LEAD} (push|move|postpone|delay|bump|shift) [back] {S_OR_IT} [back|later]",
+        ),
+        build=_move,
+        examples=("move tomorrow's workout to Friday", "push today's session by two days"),
+    ),
+    Intent(
+        "swap_session_days",
+        (f"{LEAD} (swap|switch|trade|flip) {S_OR_IT} (with|and|for) <tr_other_session>",),
+        build=_swap_days,
+        examples=("swap tomorrow's workout with Saturday's",),
+    ),
+    Intent(
+        "skip_session",
+        (
+            f"{LEAD} {SKIP} {S} [<please>] [{{training_reason:reason}}]",
+            f"{LEAD} {SKIP} {IT} [<please>] [{BECAUSE} {{training_reason:reason}}]",
+            # Free words first ("I've got a cold, skip tomorrow"): only with the verb "skip",
+            # which the matcher looks for before it tries every way to split the sentence.
+            f"{{training_reason:reason}} [so] {LEAD} skip {S_OR_IT} [<please>]",
+            "[i] (won't|wont|will not|can't|cant|cannot|can not|am not going to|'m not going to"
+            "|not gonna|am not gonna|couldn't|could not|won't be able to|will not be able to"
+            "|wont be able to|am not able to|'m not able to|'m unable to|am unable to)"
+            f" (make it|make|do|manage|train|work out|go|come|attend|get to) [to] {S}"
+            " [{training_reason:reason}]",
+        ),
+        build=_skip,
+        examples=("skip tomorrow's workout because I'm sick",),
+    ),
+    Intent(
+        "complete_session",
+        (
+            f"{LEAD} (mark|log|record|set) {S_OR_IT} [as] (done|complete|completed|finished) [{{training_notes:notes}}]",
+            f"[i] [just|already|have|'ve] {DONE_VERB} {S} [{{training_notes:notes}}]",
+            f"[i] [just|already|have|'ve] {DONE_VERB} {IT}",
+            f"{S} (is|was) (done|finished|complete) [{{training_notes:notes}}]",
+            f"(done|finished) with {S} [{{training_notes:notes}}]",
+        ),
+        build=_complete,
+        examples=("mark today's workout as done", "I did yesterday's workout, 4 stars"),
+    ),
+    Intent(
+        "lighten_plan",
+        (
+            f"[{{training_feeling:feeling}}] {LEAD} (make|keep) {PERIOD} (easier|lighter|easy|light)",
+            f"[{{training_feeling:feeling}}] {LEAD} (make|keep) <the> (plan|training|program|workouts) "
+            f"(easier|lighter) [for] [{PERIOD}]",
+            f"[{{training_feeling:feeling}}] {LEAD} (go|take it) (easy|easier|light|lighter) [on me] [for] [{PERIOD}]",
+            f"[{{training_feeling:feeling}}] {LEAD} (lighten|ease|dial back|tone down|scale back|back off) "
+            f"[up] [on] <the> (plan|training|program|workouts|load) [for] [{PERIOD}]",
+            f"{LEAD} (lighten|ease) [up] <the> (plan|training|program|workouts|load)"
+            " {training_feeling:feeling}",
+            "[{training_feeling:feeling}] i need (an easier|a lighter|an easy|a light) {training_span:days}",
+            f"[{{training_feeling:feeling}}] {LEAD} (ease off|back off|ease up|dial it back|tone it"
+            f" down|scale it back|slow down) [for] [{PERIOD}]",
+            f"[{{training_feeling:feeling}}] {LEAD} (lighter|easier) {PERIOD}",
+        ),
+        build=_lighten,
+        examples=("make the next 5 days lighter", "go easy on me this week"),
+    ),
+    Intent(
+        "realign_plan",
+        (
+            f"[{{training_feeling:feeling}}] {LEAD} (realign|re-align|reset|restart|resync|re-sync|readjust|"
+            "rearrange|adjust|update) <the> (plan|program|schedule|training) [to today|from today"
+            "|to start today|to start from today|to start again today]",
+            f"[{{training_feeling:feeling}}] {LEAD} get me back on track",
+            f"[{{training_feeling:feeling}}] {LEAD} (restart|resume) <the> (plan|program) (today|from today)",
+        ),
+        build=_realign,
+        examples=("I missed a few days, realign my plan",),
+    ),
+)
+
+VALUES = {
+    "training_strategy": [
+        ("and push the rest", "push"),
+        ("and push everything after", "push"),
+        ("and push everything after it", "push"),
+        ("and shift the rest", "push"),
+        ("and the rest", "push"),
+        ("and the rest too", "push"),
+        ("and everything after", "push"),
+        ("and everything after it", "push"),
+        ("and everything else", "push"),
+        ("and all the rest", "push"),
+        ("and push the rest of the week", "push"),
+        ("swap them", "swap"),
+        ("and swap them", "swap"),
+        ("swap", "swap"),
+        ("and replace what's there", "replace"),
+        ("replacing what's there", "replace"),
+    ],
+    "training_one_day": [
+        ("a day", 1),
+        ("one day", 1),
+        ("a couple of days", 2),
+        ("a couple days", 2),
+        ("a week", 7),
+        ("one week", 7),
+    ],
+    "training_week_on": [
+        ("next week", 7),
+        ("the following week", 7),
+        ("the week after", 7),
+        ("the next week", 7),
+    ],
+    "training_next_day": [("day after", 1), ("next day", 1), ("one after", 1), ("day before", -1)],
+    "training_span": [
+        ("the next week", 7),
+        ("next week", 7),
+        ("this week", 7),
+        ("a week", 7),
+        ("the week", 7),
+        ("the rest of the week", 7),
+        ("the next few days", 0),
+        ("a few days", 0),
+        ("a couple of days", 0),
+        ("the next couple of days", 0),
+        ("few days", 0),
+        ("week", 7),
+        ("couple of days", 0),
+    ],
+}
