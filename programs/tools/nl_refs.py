@@ -15,7 +15,7 @@ import re
 from typing import Any
 
 from coach.llm.offline.grammar import CommandError
-from coach.llm.offline.language import Ask, Slots, World, day_of
+from coach.llm.offline.language import Ask, NotMeant, Slots, World, day_of
 
 from .nl_data import Planned, Slot, plan
 
@@ -190,6 +190,10 @@ def exercises_meant(slots: Slots, *, every_week: bool, which: str = "") -> list[
             found = focus_exercises(world)
             if found:
                 return found
+        if slots.get("pronoun") and not which:
+            # "it" with no exercise in focus may be another family's thing ("… tomorrow. skip
+            # it" is a session): let the next reading try, and ask only if none means it.
+            raise NotMeant
         return Ask("Which exercise do you mean? Name it, e.g. “squats on Monday”.")
     names = slots.get(name_slot) or ()
     said = slots.words.get(name_slot, "")

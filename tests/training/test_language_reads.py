@@ -60,10 +60,9 @@ def program():
             "what's planned for next week",
             ("get_training_plan", {"start_date": "2026-11-30", "end_date": "2026-12-06"}),
         ),
-        (
-            "what do I have on saturday",
-            ("get_training_plan", {"start_date": "2026-11-28", "end_date": "2026-11-28"}),
-        ),
+        # A day's or a week's sessions are the program's to tell (get_week, the sessions of that
+        # day in words); the training plan answers ranges and dates ("the next two weeks").
+        ("what do I have on saturday", ("get_week", {"weekNumber": 2, "dayOfWeek": "Saturday"})),
         ("how long was my last ride", ("get_last_activity", {"activity_type": "CYCLING"})),
         (
             "how far did I run over the past 2 weeks",
@@ -80,10 +79,7 @@ def program():
         ("am I recovered enough to train hard?", ("get_fitness_scores", {})),
         ("how many hours did I sleep last night", ("get_sleep_data", {"days": 1})),
         ("how did I sleep on monday", ("get_sleep_data", {"days": 4})),
-        (
-            "what does next week look like",
-            ("get_training_plan", {"start_date": "2026-11-30", "end_date": "2026-12-06"}),
-        ),
+        ("what does next week look like", ("get_week", {"weekNumber": 3})),
         (
             "what's coming up this weekend",
             ("get_training_plan", {"start_date": "2026-11-28", "end_date": "2026-11-29"}),

@@ -282,7 +282,7 @@ def _corrected(text: str, world: World, *, athlete_lists: bool = True) -> str:
 
     def fix(m: re.Match[str]) -> str:
         word = m.group(0)
-        if len(word) < 4 or word.lower() in known:
+        if len(word) < 5 or word.lower() in known:  # short words: too many near neighbours
             return word
         best = process.extractOne(word.lower(), vocabulary, scorer=fuzz.ratio, score_cutoff=80)
         return best[0] if best else word
