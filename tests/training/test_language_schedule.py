@@ -229,3 +229,18 @@ def test_completing_a_session(program, message, day, extra):
 def test_notes_are_kept_without_the_rating(program):
     [(_, arguments)] = calls(program, "I finished yesterday's session, felt great, 5 stars")
     assert arguments == {"workout_id": ref(2, "Upper Body A"), "rating": 5, "notes": "felt great"}
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I can't make tomorrow's session, push it to friday",
+        "I won't make it tomorrow, can we move it to saturday",
+        "can't do today's workout, let's do it on sunday instead",
+    ],
+)
+def test_a_move_said_after_i_cant_make_it_is_never_a_skip(program, message):
+    """The worst outcome is a change other than the one asked: "push it to Friday" is no reason
+    for a skip. It is a move, or a question, or not understood; never a skip."""
+    understood = say(program, message)
+    assert understood is None or not any(c.name == "skip_workout" for c in understood.calls)

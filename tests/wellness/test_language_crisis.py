@@ -34,6 +34,8 @@ ALONE = [
     "I want to kil myself",  # a typo
     "kms",
     "I don't want to be here anymore",
+    "I just don't see the point of living anymore",
+    "there's no point in going on",
     "i dont want to live anymore",
     "I do not want to be alive",
     "thinking about ending it",

@@ -13,7 +13,7 @@ import datetime
 import re
 
 from coach.llm.offline.grammar import CommandError, Parsed
-from coach.llm.offline.language import Ask, Intent, Slots
+from coach.llm.offline.language import Ask, Intent, NotMeant, Slots
 
 from ..plan_adjust import MAX_DAYS, MIN_DAYS
 from .said_dates import date_said, told
@@ -101,6 +101,13 @@ def _swap_days(slots: Slots) -> Parsed | list[Parsed] | Ask:
     )
 
 
+_MOVE = re.compile(
+    r"\b(push|move|moving|resched\w*|postpone\w*|shift|bump|instead|do it on|swap|switch)\b"
+    r"|\bto (mon|tue|wed|thu|fri|sat|sun)\w*|\bto (tomorrow|today|tonight|next week|the \d)",
+    re.I,
+)
+
+
 def _skip(slots: Slots) -> Parsed | list[Parsed] | Ask:
     session = _session(slots)
     if isinstance(session, Ask):
@@ -108,6 +115,10 @@ def _skip(slots: Slots) -> Parsed | list[Parsed] | Ask:
     if _already(slots, "skip_workout", session.ref):
         return []
     reason = _free(slots.get("reason") or "")
+    if _MOVE.search(reason):
+        # "I can't make tomorrow's session, push it to Friday" asks for a move, not a skip whose
+        # reason is "push it to Friday": a skip would change the wrong thing.
+        raise NotMeant
     if slots.get("s_focus") and in_conversation(slots) is None:
         # "it" with no session named before is today's only by a guess ("I can't do squats
         # today, skip it" may mean the exercise): asked, with today's session as the chip.

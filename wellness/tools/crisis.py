@@ -48,6 +48,10 @@ CRISIS = Language(
                 "better off dead|better off without me|can't go on|cant go on|cannot go on|"
                 "can't do this anymore|can't take it anymore|no point in living|"
                 "no point living) [{crisis_after}]",
+                "[{crisis_before}] (don't|do not|dont|can't|cant|cannot) see (the|any) point "
+                "(in|of) (living|life|being alive|going on|carrying on) [{crisis_after}]",
+                "[{crisis_before}] (no|not any) (point|reason) (in|of|to) (living|life|being alive|"
+                "going on|carrying on|being here) [{crisis_after}]",
             ),
             build=lambda slots: Parsed("log_mood", {"mood": "crisis"}, "log your mood: crisis"),
         ),
