@@ -62,6 +62,24 @@ CARDIO_TYPES = {
 
 # --- units ---------------------------------------------------------------------------------------
 
+# Small numbers as people write them ("three sets", "at eight"): the one list every family's
+# sentences share (hassil reads numbers in words for its range lists on its own).
+_SMALL_NUMBERS = [
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+]
+NUMBER_WORDS = {word: n for n, word in enumerate(_SMALL_NUMBERS, start=1)}
+
 WEIGHT_UNITS = ("kg", "lb")
 DISTANCE_UNITS = ("km", "mi")
 METRES_PER_UNIT = {"km": 1000.0, "mi": 1609.344}

@@ -9,25 +9,15 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
+from coach import vocabulary
 from coach.llm.offline.grammar import CommandError
 from coach.llm.offline.language import World
 from nutrition.models import Ingredient
 
-NUMBER_WORDS = {
+NUMBER_WORDS: dict[str, int | Decimal] = {
     "a": 1,
     "an": 1,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
+    **vocabulary.NUMBER_WORDS,
     "a dozen": 12,
     "dozen": 12,
     "half a dozen": 6,

@@ -12,20 +12,7 @@ import re
 from coach import vocabulary
 
 F = re.IGNORECASE
-NUMBER_WORDS = {
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-}
+NUMBER_WORDS = vocabulary.NUMBER_WORDS
 _HOUR = r"(?:\d{1,2}|" + "|".join(NUMBER_WORDS) + ")"
 TIME = re.compile(
     rf"\b(?:at|@|for|by)?\s*(?P<hour>{_HOUR})(?::(?P<minute>[0-5]\d))?\s*"
