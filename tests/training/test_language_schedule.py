@@ -53,6 +53,13 @@ def test_a_session_named_by_its_name_and_weekday_moves(program):
     )
 
 
+@pytest.mark.parametrize(
+    "message", ["move my friday session to sunday", "move the friday workout to sunday"]
+)
+def test_a_session_named_by_its_weekday_as_an_adjective_moves(program, message):
+    assert calls(program, message) == move(2, "Lower Body B", "2026-11-29")
+
+
 def test_doing_tomorrows_workout_today_instead_moves_it_to_today(program):
     assert calls(program, "I'd like to do tomorrow's workout today instead") == move(
         2, "Lower Body B", "2026-11-26"

@@ -82,7 +82,7 @@ def session_rule(p: str) -> str:
         f"|[the|my] {what} [[planned|scheduled] [on|for|from] {date_rule(p)}]"
         f"|[the|my] {name} {{training_which_week:{p}_week}}"
         f"|{{training_which_week_s:{p}_week}} {name}"
-        f"|{date_rule(p)} [{{training_noun:{p}_noun}}]"
+        f"|[the|my] {date_rule(p)} [{{training_noun:{p}_noun}}]"
         ")"
     )
 

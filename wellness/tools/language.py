@@ -17,6 +17,7 @@ from coach.llm.offline.language import (
     Ask,
     Intent,
     Language,
+    NotMeant,
     Slots,
     message_of,
     rest_of_message,
@@ -28,6 +29,13 @@ from .offline import SUPPLEMENTS
 from .writes import TAKEN_THINGS, days_text
 
 # --- what the athlete took ------------------------------------------------------------------------
+
+
+_NOT_TAKEN = re.compile(
+    r"\b(mood|feeling|feel|readiness|energy|stress|sleep|slept|soreness|workout|run|ride|"
+    r"session|weight|meal|breakfast|lunch|dinner|snack)\b",
+    re.I,
+)
 
 
 def _medicine(slots: Slots) -> Parsed:
@@ -55,6 +63,9 @@ def _medicine(slots: Slots) -> Parsed:
         dose = "2" if count.group(1).lower() == "a couple of" else dose
     if not name:
         raise CommandError('Say what you took, e.g. "I took 400 mg ibuprofen".')
+    if _NOT_TAKEN.search(name):
+        # "log my mood as 2", "log my sleep": how the athlete is, not a medicine they took.
+        raise NotMeant
     lower = name.lower()
     kind = "supplement" if any(s in lower for s in SUPPLEMENTS) else "medication"
     has_object = dose or kind == "supplement" or set(lower.split()) & TAKEN_THINGS
