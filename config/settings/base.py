@@ -27,6 +27,10 @@ import dj_database_url
 from config import embedded_redis
 from config.listen import DEV_SECRET_KEY
 
+from .care import *  # noqa: F403  (the crisis message and reminders: care.py)
+from .care import WELLNESS_REMINDER_INTERVAL
+from .coaching import *  # noqa: F403  (the coach's inbox and roster: coaching.py)
+from .coaching import INBOX_DIGEST_INTERVAL, ROSTER_FLAGS_INTERVAL
 from .email import email_settings
 from .environ_helpers import env_bool, env_float, env_int, env_str
 from .limits import *  # noqa: F403  (every limit one user may reach: limits.py)
@@ -257,55 +261,6 @@ AGENT_QUEUE_GRACE = env_float("AGENT_QUEUE_GRACE", 60.0)
 AGENT_RECOVERY_INTERVAL = env_float("AGENT_RECOVERY_INTERVAL", 30.0)
 # An undecided batch of proposed changes expires after this many days (seed 004).
 PROPOSAL_TTL_DAYS = env_float("PROPOSAL_TTL_DAYS", 7.0)
-# Seed 004's crisis path: when the athlete's mood is logged as "crisis", the coach's reply is this
-# fixed, reviewed text (never the model's words). Each deployment sets the resources of its
-# country and service (WELLNESS_CRISIS_MESSAGE); the athlete's coach sees a flag in the admin.
-WELLNESS_CRISIS_MESSAGE = env_str(
-    "WELLNESS_CRISIS_MESSAGE",
-    "I've noted how you're feeling, and I'm glad you told me. I'm a training coach, not a crisis "
-    "service, so please reach out to people who can help right now:\n\n"
-    "- If you are in danger or might hurt yourself, call your local emergency number "
-    "(112 in Europe, 911 in the US and Canada, 999 in the UK).\n"
-    "- Talk to someone today: in the US call or text 988 (Suicide & Crisis Lifeline); in the UK "
-    "and Ireland call Samaritans on 116 123; elsewhere, findahelpline.com lists free, "
-    "confidential lines.\n\n"
-    "I have let your coach know. Training can wait.",
-)
-# Reminders (wellness) are delivered by this beat entry: every minute, each reminder whose local
-# time has come (in the athlete's time zone) is posted once in their chat (chat.reminders).
-WELLNESS_REMINDER_INTERVAL = env_float("WELLNESS_REMINDER_INTERVAL", 60.0)
-# The coach's inbox (docs/coaching-inbox.md): the coach's e-mail digest of new reviews (and
-# flags) every INBOX_DIGEST_INTERVAL seconds; at most INBOX_MESSAGES_PER_MINUTE messages a coach
-# sends a minute (0: no limit); at most INBOX_REVIEW_LIMIT reviews on the inbox's page. SITE_URL
-# makes the e-mails' links absolute.
-INBOX_DIGEST_INTERVAL = env_float("INBOX_DIGEST_INTERVAL", 3600.0)
-INBOX_MESSAGES_PER_MINUTE = env_int("INBOX_MESSAGES_PER_MINUTE", 20)
-INBOX_REVIEW_LIMIT = env_int("INBOX_REVIEW_LIMIT", 200)
-SITE_URL = env_str("SITE_URL", "http://localhost:8000")
-# The coach's roster (roster/, docs/coaching.md): the thresholds of its needs-attention flags, and
-# how often the periodic task computes them for every coached athlete (seconds).
-ROSTER_FLAGS_INTERVAL = env_float("ROSTER_FLAGS_INTERVAL", 900.0)
-ROSTER_MISSED_SESSIONS = env_int("ROSTER_MISSED_SESSIONS", 2)  # missed within ROSTER_MISSED_DAYS
-ROSTER_MISSED_DAYS = env_int("ROSTER_MISSED_DAYS", 7)
-ROSTER_FORM_BELOW = env_float("ROSTER_FORM_BELOW", -30.0)  # form (TSB) below this
-ROSTER_LOAD_JUMP_PERCENT = env_float("ROSTER_LOAD_JUMP_PERCENT", 30.0)  # week on week
-ROSTER_READINESS_BELOW = env_float("ROSTER_READINESS_BELOW", 2.5)  # score 1–5
-ROSTER_READINESS_DAYS = env_int("ROSTER_READINESS_DAYS", 3)  # logged days running
-ROSTER_REVIEW_HOURS = env_float("ROSTER_REVIEW_HOURS", 24.0)  # a proposal waiting longer
-ROSTER_INACTIVE_DAYS = env_int("ROSTER_INACTIVE_DAYS", 7)  # no workout nor log
-ROSTER_NOTE_DAYS = env_int("ROSTER_NOTE_DAYS", 14)  # how far back notes are read
-# Words in an athlete's notes and messages that flag them for the coach: pointed at, never
-# interpreted (a comma-separated list replaces them).
-ROSTER_PAIN_WORDS = [
-    word.strip()
-    for word in env_str(
-        "ROSTER_PAIN_WORDS",
-        "pain,painful,hurt,hurts,hurting,sore,injury,injured,ache,aches,aching,sprain,sprained,"
-        "strain,strained,swollen,swelling,tweaked,ill,sick,fever,flu,covid,nausea,"
-        "dizzy,vomiting",
-    ).split(",")
-    if word.strip()
-]
 CELERY_BEAT_SCHEDULE = {
     "expire-proposals": {"task": "chat.tasks.expire_proposals", "schedule": 3600.0},
     "deliver-reminders": {

@@ -31,13 +31,6 @@ from .writes import TAKEN_THINGS, days_text
 # --- what the athlete took ------------------------------------------------------------------------
 
 
-_NOT_TAKEN = re.compile(
-    r"\b(mood|feeling|feel|readiness|energy|stress|sleep|slept|soreness|workout|run|ride|"
-    r"session|weight|meal|breakfast|lunch|dinner|snack)\b",
-    re.I,
-)
-
-
 def _medicine(slots: Slots) -> Parsed:
     text = str(slots.get("taken", "")).strip()
     verb = str(slots.words.get("took_verb", "") or "").lower()
@@ -63,7 +56,7 @@ def _medicine(slots: Slots) -> Parsed:
         dose = "2" if count.group(1).lower() == "a couple of" else dose
     if not name:
         raise CommandError('Say what you took, e.g. "I took 400 mg ibuprofen".')
-    if _NOT_TAKEN.search(name):
+    if said.NOT_TAKEN.search(name):
         # "log my mood as 2", "log my sleep": how the athlete is, not a medicine they took.
         raise NotMeant
     lower = name.lower()

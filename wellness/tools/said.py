@@ -197,3 +197,11 @@ def readiness(text: str) -> dict[str, int]:
         if key not in found and (value := _scale(text, rules)) is not None:
             found[key] = value
     return found
+
+
+# Words of how the athlete is or what they did, never a medicine they took ("log my mood as 2").
+NOT_TAKEN = re.compile(
+    r"\b(mood|feeling|feel|readiness|energy|stress|sleep|slept|soreness|workout|run|ride|"
+    r"session|weight|meal|breakfast|lunch|dinner|snack)\b",
+    re.I,
+)
