@@ -1,5 +1,7 @@
-"""Shared by the media tests: the known ingredients, small pictures made on the spot, and the
-browser fixtures (the microphone's tests drive chromium like tests/browser/)."""
+"""Shared by the media tests: the known ingredients and small pictures made on the spot. (The
+media family's browser tests are in tests/browser/, where the one Playwright session of the
+suite lives: a second session-scoped browser fixture here ran a second Playwright in the same
+process, which Playwright refuses.)"""
 
 from __future__ import annotations
 
@@ -10,7 +12,6 @@ import pytest
 from PIL import Image
 
 from nutrition.ingredients import load_known_ingredients
-from tests.browser.conftest import browser, page  # noqa: F401  (fixtures for test_voice_browser)
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "recipes"
 
