@@ -15,33 +15,17 @@ from coach.llm.offline.grammar import DEFAULT_LOAD, CommandError, Parsed
 from coach.llm.offline.language import Ask
 
 NUMBER_WORDS = {
-    w: n
-    for n, w in enumerate(
-        [
-            "zero",
-            "one",
-            "two",
-            "three",
-            "four",
-            "five",
-            "six",
-            "seven",
-            "eight",
-            "nine",
-            "ten",
-            "eleven",
-            "twelve",
-            "thirteen",
-            "fourteen",
-            "fifteen",
-            "sixteen",
-            "seventeen",
-            "eighteen",
-            "nineteen",
-            "twenty",
-        ]
-    )
-} | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "a couple of": 2, "a dozen": 12}
+    "zero": 0,
+    **vocabulary.NUMBER_WORDS,  # one … twelve
+    **{w: n for n, w in enumerate(("thirteen", "fourteen", "fifteen", "sixteen"), start=13)},
+    **{w: n for n, w in enumerate(("seventeen", "eighteen", "nineteen", "twenty"), start=17)},
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "a couple of": 2,
+    "a dozen": 12,
+}
 _NUMBER = r"(\d+|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + ")"
 DAYS = tuple(name.lower() for name in vocabulary.DAY_NAMES)
 
