@@ -8,10 +8,14 @@ from __future__ import annotations
 import datetime
 
 import pytest
+from django.db import transaction
 from django.urls import reverse
 
+from chat import services as chat_services
+from chat.agent import run_turn
 from chat.models import PendingToolBatch
 from coach.engine import preview_calls
+from coach.llm.offline import OfflineProvider
 from coach.toolcalls import ToolCall
 from coach.tools.base import ToolContext
 from programs.models import Session
@@ -180,3 +184,19 @@ def test_the_chats_card_says_the_warning_in_words(client):
     page = client.get(reverse("chat:home")).content.decode().replace("&#x27;", "'")
     assert f"⚠ Week 1, Session 1: {target.name} falls on 2026-11-06 (Friday), {WARNING}." in page
     assert Session.objects.get(pk=target.pk).scheduled_date != FRIDAY
+
+
+def test_the_coachs_proposal_in_the_chat_carries_the_warning_on_its_card(client):
+    conversation = ConversationFactory()
+    target = session(conversation.program, 1, 1)
+    UnavailableDay.objects.create(athlete=conversation.athlete, date=FRIDAY)
+    with transaction.atomic():
+        _, placeholder = chat_services.message_send(
+            conversation=conversation, text="move session 1.1 to 2026-11-06 swap"
+        )
+    run_turn(placeholder=placeholder, provider=OfflineProvider())
+    batch = PendingToolBatch.objects.get(conversation=conversation)
+    assert [c["name"] for c in batch.calls] == ["reschedule_workout"]
+    client.force_login(conversation.athlete)
+    page = client.get(reverse("chat:home")).content.decode().replace("&#x27;", "'")
+    assert f"⚠ Week 1, Session 1: {target.name} falls on 2026-11-06 (Friday), {WARNING}." in page
