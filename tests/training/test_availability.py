@@ -16,6 +16,7 @@ from chat.agent import run_turn
 from chat.models import PendingToolBatch
 from coach.engine import preview_calls
 from coach.llm.offline import OfflineProvider
+from coach.plan import DemoSeed
 from coach.toolcalls import ToolCall
 from coach.tools.base import ToolContext
 from programs.models import Session
@@ -23,6 +24,7 @@ from tests.factories import ConversationFactory, UserFactory
 from tests.programs.editor_support import page_tree, send
 from tests.training.calendar_support import coached_program, move, post, session, url
 from training import availability
+from training import demo as training_demo
 from training.models import UnavailableDay
 
 pytestmark = pytest.mark.django_db
@@ -200,3 +202,12 @@ def test_the_coachs_proposal_in_the_chat_carries_the_warning_on_its_card(client)
     client.force_login(conversation.athlete)
     page = client.get(reverse("chat:home")).content.decode().replace("&#x27;", "'")
     assert f"⚠ Week 1, Session 1: {target.name} falls on 2026-11-06 (Friday), {WARNING}." in page
+
+
+@pytest.mark.parametrize("today", [datetime.date(2026, 11, 26), datetime.date(2026, 11, 27)])
+def test_the_demo_marks_the_coming_saturday_once(today):
+    athlete = UserFactory()
+    for _ in range(2):
+        training_demo.demo(DemoSeed(today=today, people={"athlete": athlete}))
+    (day,) = marked(athlete)
+    assert day.weekday() == 5 and (day - today).days >= 2
