@@ -273,15 +273,25 @@ def apply(*, athlete: Any, program: Any, user: Any, data: Any) -> Result:
     )
 
 
-def undo(*, athlete: Any, user: Any, data: Any) -> str:
-    """Undo one of the athlete's change sets (the page's last apply) as ``user``; the words of
-    what happened. A change set of anyone else is ``NotFound``; one that can't be undone any
-    more (already undone, or a later change in the way) is ``journal.JournalError``."""
+def _from_this_calendar(change_set: ChangeSet, program: Any) -> bool:
+    """Whether ``change_set`` holds the plan's record of an apply of this calendar on
+    ``program`` (its revision, read as the journal returns it: ``program_id`` and ``source``)."""
+    return any(
+        getattr(part, "program_id", None) == program.pk and getattr(part, "source", "") == SOURCE
+        for part in journal.parts(change_set)
+    )
+
+
+def undo(*, athlete: Any, program: Any, user: Any, data: Any) -> str:
+    """Undo a change this calendar applied to the athlete's program (the page's last apply) as
+    ``user``; the words of what happened. Any other change set (another athlete's, or a change
+    made elsewhere: the program's History undoes those) is ``NotFound``; one that can't be undone
+    any more (already undone, or a later change in the way) is ``journal.JournalError``."""
     change_set = ChangeSet.objects.filter(
         pk=_int(data.get("change_set"), "change"), athlete=athlete
     ).first()
-    if change_set is None:
-        raise NotFound("No such change of this athlete's.")
+    if change_set is None or not _from_this_calendar(change_set, program):
+        raise NotFound("No such change of this calendar's.")
     journal.undo(
         change_set, actor=user, summary=f"Undo from the coach's calendar: {change_set.summary}"
     )

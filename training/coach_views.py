@@ -142,7 +142,7 @@ def undo(request: HttpRequest, athlete_id: int) -> HttpResponse:
     athlete = _athlete_or_404(request.user, athlete_id)
     program = _program_to_change(request.user, athlete)
     try:
-        words = service.undo(athlete=athlete, user=request.user, data=request.POST)
+        words = service.undo(athlete=athlete, program=program, user=request.user, data=request.POST)
     except service.NotFound as exc:
         raise Http404(str(exc)) from exc
     except service.CalendarRequestError as exc:

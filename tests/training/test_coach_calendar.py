@@ -13,15 +13,18 @@ from django.contrib.admin.models import LogEntry
 from django.contrib.auth.models import Group
 
 from access.policy import STAFF_GROUP
+from coach.engine import apply_batch
 from journal.models import ChangeSet
 from programs.admin import ensure_staff_group
 from programs.models import Program, ProgramRevision, Session
 from tests.factories import LibraryWorkoutFactory, UserFactory
 from tests.training.calendar_support import coached_program, move, post, session, url
+from training.plan_adjust import move_calls
 
 pytestmark = pytest.mark.django_db
 
 FRIDAY = "2026-11-06"  # week 1's Friday: no session
+FRIDAY_DATE = datetime.date(2026, 11, 6)
 TUESDAY = "2026-11-03"  # week 1, session 2
 
 
@@ -219,3 +222,23 @@ def test_an_athlete_and_nobody_are_sent_to_sign_in(client, program, step):
 def test_the_roster_athlete_page_links_the_calendar(coach_client, program):
     page = coach_client.get(f"/admin/roster/athletes/{program.athlete.pk}/").content.decode()
     assert f'href="{url(program.athlete)}"' in page
+
+
+def test_the_undo_reaches_only_changes_this_calendar_applied(coach_client, program):
+    elsewhere = apply_batch(
+        athlete=program.athlete,
+        program=program,
+        user=program.athlete,
+        calls=[
+            move_calls(session=session(program, 1, 1), new_date=FRIDAY_DATE, strategy="swap")[
+                0
+            ].to_dict()
+        ],
+        version=Program.objects.get(pk=program.pk).version,
+        via="chat",
+    )
+    assert elsewhere.success and elsewhere.change_set_id
+    refused = post(coach_client, program, "undo", change_set=elsewhere.change_set_id)
+    assert refused.status_code == 404
+    assert session(program, 1, 1).scheduled_date == FRIDAY_DATE
+    assert ChangeSet.objects.get(pk=elsewhere.change_set_id).undone_at is None
