@@ -19,7 +19,7 @@ pytestmark = [pytest.mark.browser, needs_chromium, pytest.mark.django_db(transac
 FRIDAY = datetime.date(2026, 11, 6)
 
 
-def test_drag_a_session_to_another_day_preview_apply_and_undo(browser, live_server):
+def test_drag_a_session_to_another_day_preview_apply_and_undo(browser, live_server, artifacts):
     program = coached_program("coach-ann", name="Ann's block")
     first = session(program, 1, 1)
     UnavailableDay.objects.create(athlete=program.athlete, date=FRIDAY, note="Exams")
@@ -37,6 +37,7 @@ def test_drag_a_session_to_another_day_preview_apply_and_undo(browser, live_serv
         expect(result).to_contain_text("2026-11-06 (Friday)")
         expect(result).to_contain_text("marked as one they can't train on")
         assert Session.objects.get(pk=first.pk).scheduled_date == datetime.date(2026, 11, 2)
+        page.screenshot(path=artifacts / "coach-calendar-preview.png", full_page=True)
 
         page.locator("#cal-apply").click()
         expect(result).to_contain_text("Saved 1 change as one change.")

@@ -44,12 +44,16 @@ def dates(program) -> dict[int, datetime.date]:
 
 
 def test_the_page_shows_month_and_week_with_planned_and_done(coach_client, program):
+    done = session(program, 1, 3)
+    Session.objects.filter(pk=done.pk).update(completed=True)
     page = coach_client.get(url(program.athlete), {"date": "2026-11-02"})
     assert page.status_code == 200
     text = page.content.decode()
     assert "November 2026" in text and "Ann&#x27;s block" in text
     assert f'data-session="{session(program, 1, 1).pk}" draggable="true"' in text
     assert "Move to…" in text
+    assert f'data-session="{done.pk}" title=' in text  # done: shown, never dragged
+    assert "Completed" in text and "Missed" in text
     week = coach_client.get(url(program.athlete), {"view": "week", "date": "2026-11-02"})
     assert "Week of 2 November 2026" in week.content.decode()
 
