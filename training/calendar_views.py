@@ -41,8 +41,8 @@ def _back(request: HttpRequest, day) -> HttpResponse:
     return redirect(f"{reverse('training:calendar')}?view={view}{suffix}")
 
 
-@require_POST
 @login_required
+@require_POST
 def unavailable_mark(request: HttpRequest) -> HttpResponse:
     """``date`` (YYYY-MM-DD) and an optional ``note``: the signed-in athlete can't train that day.
     Any other field (an athlete's id) is ignored: an athlete marks only their own days."""
@@ -59,8 +59,8 @@ def unavailable_mark(request: HttpRequest) -> HttpResponse:
     return _back(request, day)
 
 
-@require_POST
 @login_required
+@require_POST
 def unavailable_clear(request: HttpRequest, mark_id: int) -> HttpResponse:
     day = availability.clear(athlete=request.user, mark_id=mark_id)
     if day is None:

@@ -7,7 +7,7 @@ applied through the tool engine as the chat's card and the program editor are.
   swap, replace or push (``Result.choose``), each as the tool's rules say.
 * **A library workout dropped on a day** is the library family's scheduling call,
   ``add_workout_to_calendar`` on that date, for a workout the athlete may see (their own and their
-  coaches' shared ones, ``library.access``): the tool looks it up as the athlete sees it.
+  coaches' shared ones, ``library.services.workouts_for``), as the tool looks it up.
 
 Both steps are bound to the program's version the page was loaded on (a change since, by the
 athlete in the chat or by another coach, is refused in words: reload). The preview is
@@ -33,7 +33,7 @@ from coach.wording import athlete_words
 from config.params import date_bounds
 from journal import services as journal
 from journal.models import ChangeSet
-from library.access import visible_workouts
+from library.services import workouts_for
 
 from .calendar import dated_sessions
 from .plan_adjust import MOVE_STRATEGIES, move_calls
@@ -142,7 +142,7 @@ def read_drag(*, athlete: Any, program: Any, data: Any) -> Drag:
         if session is None:
             raise NotFound("No such session in this athlete's program.")
         return Drag(kind, day, session=session, strategy=strategy)
-    workout = visible_workouts(athlete).filter(pk=_int(data.get("workout"), "workout")).first()
+    workout = workouts_for(athlete).filter(pk=_int(data.get("workout"), "workout")).first()
     if workout is None:
         raise NotFound("No such workout in this athlete's library.")
     return Drag(kind, day, workout=workout)
@@ -300,4 +300,4 @@ def undo(*, athlete: Any, program: Any, user: Any, data: Any) -> str:
 
 def library_workouts(athlete: Any) -> list[Any]:
     """The library workouts the athlete may see, newest first, to drag onto a day."""
-    return list(visible_workouts(athlete).order_by("-pk")[:LIBRARY_SHOWN])
+    return list(workouts_for(athlete).order_by("-pk")[:LIBRARY_SHOWN])
