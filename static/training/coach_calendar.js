@@ -30,7 +30,9 @@
       pane.innerHTML = "<p class=\"errornote\" role=\"alert\">That is not yours to change; nothing was changed.</p>";
       return;
     }
-    const answer = await response.json();
+    const answer = (response.headers.get("Content-Type") || "").startsWith("application/json")
+      ? await response.json()
+      : { html: "<p class=\"errornote\" role=\"alert\">Something went wrong on the server; nothing was changed. Reload and try again.</p>" };
     pane.innerHTML = answer.html;
     if (answer.applied || (step === "undo" && answer.ok)) await reloadGrid();
     pane.dataset.state = answer.applied ? "applied" : (answer.ok ? (step === "undo" ? "undone" : "previewed") : "refused");
