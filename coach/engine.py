@@ -42,7 +42,7 @@ from pydantic import BaseModel, ValidationError
 
 from journal import services as journal
 
-from . import whatif
+from . import rules, whatif
 from .plan import held
 from .preview import build_preview, conflict_warnings
 from .registry import REGISTRY, ToolSpec, get_tool
@@ -241,10 +241,11 @@ def _batch(run: _Run, *, total: int, version: int) -> BatchResult:
 
 
 class _Rollback(Exception):
-    def __init__(self, run: _Run, after: dict | None = None) -> None:
+    def __init__(self, run: _Run, after: dict | None = None, warned: list | None = None) -> None:
         super().__init__("rolled back")
         self.run = run
         self.after = after
+        self.warned = warned or []
 
 
 def preview_calls(*, ctx: ToolContext, calls: list[ToolCall]) -> BatchResult:
@@ -252,19 +253,23 @@ def preview_calls(*, ctx: ToolContext, calls: list[ToolCall]) -> BatchResult:
 
     When the change moves the projected Form (or fitness, fatigue) on the plan's key dates, the
     preview carries ``whatif`` (``coach.whatif``): read before the run and inside it, before the
-    rollback."""
+    rollback. The families' rules (``coach.rules``) are read the same way: their warnings join
+    the preview's."""
     version = _version(ctx)
     dates = whatif.key_dates(ctx)
     before = whatif.projection(ctx, dates)
+    checked = rules.before(ctx)
     try:
         with transaction.atomic():
             run = _run(ctx=ctx, calls=calls)
             changed = run.success and any(worded(step.result).details for step in run.steps)
             after = whatif.projection(ctx, dates) if changed else {}
-            raise _Rollback(run, after)
+            raise _Rollback(run, after, rules.warnings(ctx, checked) if changed else [])
     except _Rollback as done:
         run, after = done.run, done.after or {}
+        warned = done.warned
     batch = _batch(run, total=len(calls), version=version)
+    batch.preview["warnings"].extend(warned)
     if rows := whatif.rows(dates, before, after):
         batch.preview["whatif"] = rows  # a projection: the preview's alone, never an apply's
     return batch

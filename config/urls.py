@@ -16,6 +16,7 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("", include("inbox.urls")),  # its coach's pages under admin/inbox/, before the admin's
     path("admin/roster/", include("roster.urls")),  # the coach's workspace, inside the admin
+    path("admin/calendar/", include("training.coach_urls")),  # the coach's calendar of an athlete
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
     path("training/", include("training.urls")),

@@ -1,5 +1,7 @@
 """Writes to the workout library. Every path (the coach's admin, the demo seed, the coach's
 ``save_workout_to_library`` tool) goes through these, so the same validation applies everywhere.
+And the one read another family makes of it: ``workouts_for`` (the coach's calendar lists the
+athlete's workouts to drop on a day).
 
 Input is validated by ``library.schemas`` before anything is written; bad input raises
 ``ValueError`` with a message naming each bad field and its bounds, and changes nothing.
@@ -15,8 +17,16 @@ from django.utils import timezone
 
 from journal import services as journal
 
+from .access import visible_workouts
 from .models import LibraryWorkout, Scope
 from .schemas import WorkoutInput, validate_workout
+
+
+def workouts_for(athlete: Any):
+    """The live workouts ``athlete`` may see (``library.access``: their own and their coaches'
+    shared ones), as the library's tools look them up for that athlete; a queryset."""
+    return visible_workouts(athlete)
+
 
 EDITABLE_FIELDS = (
     "title",

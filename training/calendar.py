@@ -29,7 +29,7 @@ from programs.models import Exercise, Session
 from programs.workout_log import athlete_program
 
 from . import compliance
-from .models import Activity
+from .models import Activity, UnavailableDay
 
 VIEWS = ("month", "week")
 STATE_LABELS = {
@@ -88,6 +88,7 @@ class CalendarDay:
     is_today: bool
     sessions: list[CalendarSession] = field(default_factory=list)
     activities: list[CalendarActivity] = field(default_factory=list)
+    unavailable: UnavailableDay | None = None  # the athlete can't train on this day
 
     @property
     def busy(self) -> bool:
@@ -211,6 +212,8 @@ def calendar_days(
             athlete=athlete,
         )
     )
+    for mark in UnavailableDay.objects.filter(athlete=athlete, date__gte=start, date__lte=end):
+        days[mark.date].unavailable = mark
     linked: dict[int, list[int]] = defaultdict(list)
     for activity in activities:
         if activity.session_id is not None:
@@ -234,6 +237,20 @@ def calendar_days(
                 )
             )
     return days
+
+
+def dated_sessions(*, program_id: int, dates) -> dict[int, tuple[datetime.date, str]]:
+    """The sessions of one program on ``dates`` (a list or a queryset of dates), each as its date
+    and where it is in words ("Week 1, Session 2: Tempo run"), by id: one query."""
+    rows = (
+        Session.objects.filter(week__program_id=program_id, scheduled_date__in=dates)
+        .order_by("scheduled_date", "week__position", "position")
+        .values_list("pk", "scheduled_date", "week__position", "position", "name")
+    )
+    return {
+        pk: (day, f"Week {week}, Session {position}: {name}")
+        for pk, day, week, position, name in rows
+    }
 
 
 def calendar_view(

@@ -180,7 +180,10 @@ def sections(athlete: Any, today: datetime.date) -> list[Section]:
         Section(
             "Calendar",
             "training/coaching/calendar.html",
-            {"weeks": [days[i : i + 7] for i in range(0, len(days), 7)]},
+            {
+                "weeks": [days[i : i + 7] for i in range(0, len(days), 7)],
+                "calendar_url": reverse("training_coach:calendar", args=[athlete.pk]),
+            },
             10,
         ),
         Section(

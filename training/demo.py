@@ -19,7 +19,7 @@ from django.db import transaction
 from coach.plan import DemoSeed
 
 from .importers.base import ActivityData, downsample
-from .models import Activity, AthleteProfile, SleepRecord
+from .models import Activity, AthleteProfile, SleepRecord, UnavailableDay
 from .services import build_activity, profile_for
 
 WEEKS = 12
@@ -154,3 +154,12 @@ def demo(seed: DemoSeed) -> None:
         f"Training data: {training.activities} new activities, {training.sleep} new nights "
         "of sleep (12 weeks up to yesterday)."
     )
+    # A day the athlete can't train (training.availability): the coming Saturday, at least two
+    # days ahead, so a move onto it shows the warning on the card and the coach's calendar.
+    saturday = seed.today + datetime.timedelta(days=(5 - seed.today.weekday()) % 7 or 7)
+    if saturday - seed.today < datetime.timedelta(days=2):
+        saturday += datetime.timedelta(weeks=1)
+    UnavailableDay.objects.get_or_create(
+        athlete=seed.people["athlete"], date=saturday, defaults={"note": "Friend's wedding"}
+    )
+    seed.lines.append(f"Marked {saturday:%a %d %b} as a day the athlete can't train.")

@@ -296,3 +296,28 @@ class ImportFile(models.Model):
 
     def get_owner_object(self):
         return self.job.athlete
+
+
+class UnavailableDay(models.Model):
+    """A day the athlete marked on their calendar as one they can't train on. The coach sees it on
+    their calendar, and the dry run of any change warns when it puts a session on it (the schedule
+    family's rule, ``training.availability``); it never refuses the change."""
+
+    athlete = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="unavailable_days"
+    )
+    date = models.DateField()
+    note = models.CharField(max_length=120, blank=True, help_text="Why, in the athlete's words.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["date"]
+        constraints = [
+            models.UniqueConstraint(fields=["athlete", "date"], name="one_unavailable_mark_per_day")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.athlete} can't train on {self.date.isoformat()}"
+
+    def get_owner_object(self):
+        return self.athlete

@@ -118,13 +118,13 @@ def realign_calls(*, program_id: int, today: datetime.date) -> list[ToolCall]:
     return [_reschedule("realign-1", missed[0], today, "push")]
 
 
-MOVE_STRATEGIES = ("swap", "push")
+MOVE_STRATEGIES = ("swap", "replace", "push")
 
 
 def move_calls(*, session: Session, new_date: datetime.date, strategy: str) -> list[ToolCall]:
     """The calendar's drag of a session to another day: one ``reschedule_workout``, swapping with
-    a session already on that day, or pushing every later one by the same days (an unknown
-    strategy swaps)."""
+    a session already on that day, replacing it, or pushing every later one by the same days (an
+    unknown strategy swaps). The athlete's calendar offers swap and push; the coach's all three."""
     return [
         _reschedule(
             "move-1", session, new_date, strategy if strategy in MOVE_STRATEGIES else "swap"

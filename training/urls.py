@@ -6,6 +6,12 @@ app_name = "training"
 
 urlpatterns = [
     path("calendar/", calendar_views.calendar_page, name="calendar"),
+    path("calendar/unavailable/", calendar_views.unavailable_mark, name="unavailable_mark"),
+    path(
+        "calendar/unavailable/<id:mark_id>/clear/",
+        calendar_views.unavailable_clear,
+        name="unavailable_clear",
+    ),
     path("fitness/", views.fitness_page, name="fitness"),
     path("activities/", views.activity_list, name="activities"),
     path("activities/<id:activity_id>/", views.activity_detail, name="activity"),

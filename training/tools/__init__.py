@@ -2,9 +2,10 @@
 training family (reads of activities, plan, sleep and fitness), declared for ``coach.registry``:
 ``TOOLS`` in the order the model sees them, ``PURPOSES`` one line per family; and for
 ``coach.plan``, ``ADJUSTMENTS`` (realign, lighter days, a session moved: ``training.plan_adjust``) and ``WHATIF``
-(the preview's projected form: ``training.whatif``)."""
+(the preview's projected form: ``training.whatif``); for ``coach.rules``, ``RULES`` (the dry run
+warns when a change puts a session on a day the athlete can't train: ``training.availability``)."""
 
-from .. import demo, evals
+from .. import availability, demo, evals
 from .. import plan_adjust as adjustments
 from .. import whatif as projection
 from . import plan_adjust, reads, schedule
@@ -16,6 +17,7 @@ PURPOSES = {
 }
 ADJUSTMENTS = adjustments
 WHATIF = projection
+RULES = (availability.RULE,)
 DEMO = demo.demo  # seed_demo's part of this family (coach.plan)
 # Its pages in the site's menu, as (label, URL name), after the chat (chat.context_processors).
 NAV = (
