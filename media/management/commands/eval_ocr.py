@@ -13,7 +13,9 @@ and scored per field:
   and quantity (and its prep state, compared without spaces); a null line is right when it is among
   the unread lines and not read as an ingredient: what couldn't be read is visible, not dropped;
 * **quantities**: of the lines whose ingredient was found, those with the quantity and unit right;
-* **extra**: lines read as an ingredient that the image doesn't have.
+* **extra**: lines read as an ingredient that the image doesn't have;
+* **flagged**: lines read with a guessed amount that the athlete is asked to check
+  (``media.ocr_text``: a fraction sign whose slash the engine lost).
 
 Each image's ``set`` (``dev``: used while building the reader; ``held-out``: made after it;
 ``realistic``: real fonts, phone photos at an angle, JPEG artefacts, cookbook pages) is reported on
@@ -47,6 +49,7 @@ SETS = (
     ("dev", "development"),
     ("held-out", "held out (made after the reader)"),
     ("realistic", "realistic (Debian fonts, phone photos, JPEG twice)"),
+    ("held-out-after", "held out from the fraction and line fixes (realistic, made after)"),
 )
 
 
@@ -107,7 +110,8 @@ def score(expected: dict[str, Any], reading: Reading) -> dict[str, Any]:
         "found": found,
         "quantities_right": quantities_right,
         "extra": len(extra),
-        "misses": misses,
+        "flagged": len(reading.checks),
+        "misses": misses + [f"flagged to check: {c}" for c in reading.checks],
     }
 
 
@@ -186,7 +190,8 @@ class Command(BaseCommand):
                 f"{len(group)} (exact {sum(r['title_exact'] for r in group)}), servings "
                 f"{sum(r['servings'] for r in group)}/{len(group)}, ingredient lines "
                 f"{right}/{lines} ({100 * right / lines:.0f} %), quantities {amounts}/{found}, "
-                f"extra lines {sum(r['extra'] for r in group)}; seconds per image median "
+                f"extra lines {sum(r['extra'] for r in group)}, flagged to check "
+                f"{sum(r['flagged'] for r in group)}; seconds per image median "
                 f"{statistics.median(times):.2f}, max {max(times):.2f} (CPU median "
                 f"{statistics.median(cpu):.2f}, max {max(cpu):.2f})"
             )
