@@ -10,6 +10,7 @@ stop anything past ``UPLOAD_FILE_MAX_MB`` (``config/uploads.py``).
 
 from __future__ import annotations
 
+from django.contrib import messages as flash
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
@@ -98,6 +99,8 @@ def photo_apply(request: HttpRequest, read_id: int) -> HttpResponse:
     if applied.recipe is None:
         card.problems = applied.problems
         return _shown(request, read, card=card, status=422)
+    for problem in applied.problems:  # saved, but the photo not kept: said on the recipe's page
+        flash.warning(request, problem)
     response = redirect("nutrition:recipe", recipe_id=applied.recipe.pk)
     if request.htmx:  # htmx follows a redirect inside the target: go to the page instead
         response = HttpResponse(status=204, headers={"HX-Redirect": response.url})

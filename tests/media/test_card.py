@@ -138,6 +138,17 @@ def test_unticking_keep_on_the_card_drops_the_photo(client):
     assert read.photo is None
 
 
+def test_keeping_a_photo_no_longer_held_saves_the_recipe_and_says_the_photo_is_not_kept(client):
+    athlete = UserFactory()
+    read = read_of(signed_in(client, athlete) and athlete, keep=True)
+    PhotoRead.objects.filter(pk=read.pk).update(photo=None)  # past MEDIA_KEEP_HOURS
+    response = client.post(
+        reverse("media:photo_apply", args=[read.pk]), card_post(keep="on"), follow=True
+    )
+    assert Recipe.objects.exists() and not RecipePhoto.objects.exists()
+    assert "the photo was no longer held" in response.content.decode()
+
+
 def test_a_photo_held_for_a_recipe_never_applied_is_dropped_after_the_keep_hours(settings):
     athlete = UserFactory()
     read = read_of(athlete, keep=True)
