@@ -20,14 +20,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
 
 from coach.engine import BatchResult, apply_batch, preview_calls
 from coach.toolcalls import ToolCall, new_call_id
 from coach.tools.base import ToolContext
 from journal.models import Change, ChangeAction
-from nutrition.models import Recipe
 from nutrition.services import LineReader, ReadLine
 
 from . import images
@@ -127,31 +125,35 @@ def preview(read: PhotoRead, card: Card) -> BatchResult:
 
 @dataclass
 class Applied:
-    recipe: Recipe | None
+    recipe_id: int | None
     batch: BatchResult | None = None
     problems: list[str] = field(default_factory=list)
 
 
-def _created_recipe(change_set_id: int | None) -> Recipe | None:
-    """The recipe the apply created, read from its change set in the journal (data, not the
-    call's summary)."""
-    row = Change.objects.filter(
-        change_set_id=change_set_id,
-        action=ChangeAction.CREATED,
-        content_type=ContentType.objects.get_for_model(Recipe),
-    ).first()
-    return Recipe.objects.filter(pk=row.object_id).first() if row else None
+def _created_recipe(change_set_id: int | None) -> int | None:
+    """The id of the recipe the apply created, read from its change set in the journal (data,
+    not the call's summary; the model named by its label, as the foreign keys name it)."""
+    return (
+        Change.objects.filter(
+            change_set_id=change_set_id,
+            action=ChangeAction.CREATED,
+            content_type__app_label="nutrition",
+            content_type__model="recipe",
+        )
+        .values_list("object_id", flat=True)
+        .first()
+    )
 
 
 def apply(read: PhotoRead, card: Card) -> Applied:
     """Save the card as a recipe (once per read) and, when the athlete keeps it, the photo with
     it; the bytes the read held are dropped either way. Nothing is written on a problem."""
     if card.problems:
-        return Applied(recipe=None, problems=card.problems)
+        return Applied(recipe_id=None, problems=card.problems)
     with transaction.atomic():
         locked = PhotoRead.objects.select_for_update().get(pk=read.pk)
         if locked.recipe_id is not None:
-            return Applied(recipe=None, problems=["This photo is saved as a recipe already."])
+            return Applied(recipe_id=None, problems=["This photo is saved as a recipe already."])
         batch = apply_batch(
             athlete=locked.owner,
             program=None,
@@ -161,10 +163,10 @@ def apply(read: PhotoRead, card: Card) -> Applied:
             via=VIA,
             source=f"photo {locked.pk}",
         )
-        recipe = _created_recipe(batch.change_set_id) if batch.success else None
-        if recipe is None:
+        recipe_id = _created_recipe(batch.change_set_id) if batch.success else None
+        if recipe_id is None:
             errors = [e.message for r in batch.results for e in r.errors]
-            return Applied(recipe=None, batch=batch, problems=errors or ["Nothing was saved."])
+            return Applied(recipe_id=None, batch=batch, problems=errors or ["Nothing was saved."])
         problems = []
         if card.keep and locked.photo is not None:
             try:
@@ -173,13 +175,13 @@ def apply(read: PhotoRead, card: Card) -> Applied:
                 problems.append(f"The recipe is saved, the photo not: {exc}")
             else:
                 RecipePhoto.objects.create(
-                    owner=locked.owner, recipe=recipe, image=image, width=width, height=height
+                    owner=locked.owner, recipe_id=recipe_id, image=image, width=width, height=height
                 )
         elif card.keep:
             problems.append(
                 "The recipe is saved; the photo was no longer held (it waits for Apply at most "
                 "a day), so it isn't kept."
             )
-        locked.recipe, locked.photo = recipe, None
+        locked.recipe_id, locked.photo = recipe_id, None
         locked.save(update_fields=["recipe", "photo"])
-    return Applied(recipe=recipe, batch=batch, problems=problems)
+    return Applied(recipe_id=recipe_id, batch=batch, problems=problems)

@@ -10,12 +10,12 @@ from typing import Any
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
-from nutrition.models import Recipe
-
 from .models import RecipePhoto
 
 
-@receiver(post_save, sender=Recipe, dispatch_uid="media.recipe_photo_goes_with_recipe")
-def photo_goes_with_recipe(sender: type, instance: Recipe, **kwargs: Any) -> None:
+# The nutrition family's model by its label, as the foreign keys name it (a family reaches another
+# only through its services and access modules: tests/test_family_boundary_imports.py).
+@receiver(post_save, sender="nutrition.Recipe", dispatch_uid="media.recipe_photo_goes_with_recipe")
+def photo_goes_with_recipe(sender: type, instance: Any, **kwargs: Any) -> None:
     if instance.deleted_at is not None:
         RecipePhoto.objects.filter(recipe_id=instance.pk).delete()

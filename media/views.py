@@ -96,12 +96,12 @@ def photo_apply(request: HttpRequest, read_id: int) -> HttpResponse:
         raise Http404("That photo has no recipe to save.")
     card = cards.from_post(request.POST, line_reader())
     applied = cards.apply(read, card)
-    if applied.recipe is None:
+    if applied.recipe_id is None:
         card.problems = applied.problems
         return _shown(request, read, card=card, status=422)
     for problem in applied.problems:  # saved, but the photo not kept: said on the recipe's page
         flash.warning(request, problem)
-    response = redirect("nutrition:recipe", recipe_id=applied.recipe.pk)
+    response = redirect("nutrition:recipe", recipe_id=applied.recipe_id)
     if request.htmx:  # htmx follows a redirect inside the target: go to the page instead
         response = HttpResponse(status=204, headers={"HX-Redirect": response.url})
     return response
