@@ -20,6 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from coach.engine import BatchResult, apply_batch, preview_calls
@@ -151,6 +153,9 @@ def apply(read: PhotoRead, card: Card) -> Applied:
     if card.problems:
         return Applied(recipe_id=None, problems=card.problems)
     with transaction.atomic():
+        # One person's Applies one at a time (their user row is the lock, as for sending): the
+        # bound on kept photos can't be passed by two at once.
+        get_user_model().objects.select_for_update().filter(pk=read.owner_id).first()
         locked = PhotoRead.objects.select_for_update().get(pk=read.pk)
         if locked.recipe_id is not None:
             return Applied(recipe_id=None, problems=["This photo is saved as a recipe already."])
@@ -168,7 +173,13 @@ def apply(read: PhotoRead, card: Card) -> Applied:
             errors = [e.message for r in batch.results for e in r.errors]
             return Applied(recipe_id=None, batch=batch, problems=errors or ["Nothing was saved."])
         problems = []
-        if card.keep and locked.photo is not None:
+        kept = RecipePhoto.objects.filter(owner=locked.owner).count()
+        if card.keep and kept >= settings.MEDIA_KEPT_PHOTOS_MAX:
+            problems.append(
+                f"The recipe is saved, the photo not: you keep {kept} photos with recipes, at "
+                f"most {settings.MEDIA_KEPT_PHOTOS_MAX}; deleting a recipe deletes its photo."
+            )
+        elif card.keep and locked.photo is not None:
             try:
                 image, width, height = images.stripped(bytes(locked.photo))
             except images.PhotoError as exc:

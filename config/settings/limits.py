@@ -91,6 +91,8 @@ MEDIA_PHOTOS_AT_ONCE = env_int("MEDIA_PHOTOS_AT_ONCE", 2)
 # MEDIA_KEEP_MAX_SIDE pixels on its longer side.
 MEDIA_KEEP_HOURS = env_int("MEDIA_KEEP_HOURS", 24)
 MEDIA_KEEP_MAX_SIDE = env_int("MEDIA_KEEP_MAX_SIDE", 1600)
+# At most this many photos kept with recipes per person (past it, Apply saves the recipe alone).
+MEDIA_KEPT_PHOTOS_MAX = env_int("MEDIA_KEPT_PHOTOS_MAX", 200)
 # A transcript the browser made (the chat's microphone) is text like a typed message: at most this
 # many characters reach the model through media_speech_to_text.
 MEDIA_TRANSCRIPT_MAX_CHARS = env_int("MEDIA_TRANSCRIPT_MAX_CHARS", 4000)

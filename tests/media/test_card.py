@@ -149,6 +149,21 @@ def test_keeping_a_photo_no_longer_held_saves_the_recipe_and_says_the_photo_is_n
     assert "the photo was no longer held" in response.content.decode()
 
 
+def test_past_the_kept_photos_bound_the_recipe_is_saved_without_its_photo(client, settings):
+    settings.MEDIA_KEPT_PHOTOS_MAX = 1
+    athlete = UserFactory()
+    signed_in(client, athlete)
+    first, second = read_of(athlete, keep=True), read_of(athlete, keep=True)
+    client.post(reverse("media:photo_apply", args=[first.pk]), card_post(keep="on"))
+    response = client.post(
+        reverse("media:photo_apply", args=[second.pk]), card_post(keep="on"), follow=True
+    )
+    assert Recipe.objects.count() == 2 and RecipePhoto.objects.count() == 1
+    assert "at most 1" in response.content.decode()
+    second.refresh_from_db()
+    assert second.photo is None
+
+
 def test_a_photo_held_for_a_recipe_never_applied_is_dropped_after_the_keep_hours(settings):
     athlete = UserFactory()
     read = read_of(athlete, keep=True)
