@@ -12,7 +12,8 @@ Each ingredient line of the card is text ("0.5 cup rolled oats, toasted"), read 
 nutrition family's line reader, the rule typed recipes follow; a line it can't read is named and
 nothing is saved. With **Keep the photo with the recipe** ticked, Apply stores the photo beside
 the recipe (``RecipePhoto``: re-encoded, no EXIF) and drops the bytes the read held; unticked, the
-bytes are dropped and nothing of the picture stays.
+bytes are dropped and nothing of the picture stays. **Undo** takes the recipe back through the
+journal, as the chat's Undo does (its photo goes with it).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from django.db import transaction
 from coach.engine import BatchResult, apply_batch, preview_calls
 from coach.toolcalls import ToolCall, new_call_id
 from coach.tools.base import ToolContext
+from journal import services as journal
 from journal.models import Change, ChangeAction
 from nutrition.services import LineReader, ReadLine
 
@@ -194,5 +196,25 @@ def apply(read: PhotoRead, card: Card) -> Applied:
                 "a day), so it isn't kept."
             )
         locked.recipe_id, locked.photo = recipe_id, None
-        locked.save(update_fields=["recipe", "photo"])
+        locked.change_set_id = batch.change_set_id
+        locked.save(update_fields=["recipe", "photo", "change_set_id"])
     return Applied(recipe_id=recipe_id, batch=batch, problems=problems)
+
+
+def undo(read: PhotoRead) -> str:
+    """Take back the recipe the read's Apply made (the journal's undo: the recipe is deleted as
+    the nutrition family deletes, and its kept photo with it); "" or why not, in words. The card
+    comes back, to apply again."""
+    with transaction.atomic():
+        locked = PhotoRead.objects.select_for_update().get(pk=read.pk)
+        if locked.change_set_id is None:
+            return "There is nothing of this photo's to undo."
+        try:
+            journal.undo(
+                locked.change_set_id, actor=locked.owner, summary=f"Undo of photo {locked.pk}"
+            )
+        except journal.JournalError as exc:
+            return exc.message
+        locked.recipe_id = locked.change_set_id = None
+        locked.save(update_fields=["recipe", "change_set_id"])
+    return ""

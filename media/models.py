@@ -52,6 +52,9 @@ class PhotoRead(models.Model):
         related_name="+",
         help_text="The recipe Apply made of this read (one per read).",
     )
+    change_set_id = models.PositiveBigIntegerField(
+        null=True, blank=True, help_text="The journal's change set of that Apply (for Undo)."
+    )
 
     class Meta:
         ordering = ["-created_at", "-pk"]

@@ -39,12 +39,13 @@ def _lines(read) -> list[dict[str, str]]:
 
 
 def _shown(
-    request: HttpRequest, read, *, error: str = "", status: int = 200, card=None
+    request: HttpRequest, read, *, error: str = "", status: int = 200, card=None, problem=""
 ) -> HttpResponse:
     card = card or (cards.from_read(read) if read else None)
     context = {
         "read": read,
         "error": error,
+        "problem": problem,
         "lines": _lines(read),
         "card": card,
         "preview": cards.preview(read, card).preview if card and not card.problems else None,
@@ -118,3 +119,13 @@ def recipe_photo(request: HttpRequest, recipe_id: int) -> HttpResponse:
     response["Cache-Control"] = "private, no-store"
     response["X-Content-Type-Options"] = "nosniff"
     return response
+
+
+@login_required
+@require_POST
+def photo_undo(request: HttpRequest, read_id: int) -> HttpResponse:
+    """Take back the recipe this photo's Apply made (and the photo kept with it)."""
+    read = _own_read(request, read_id)
+    problem = cards.undo(read)
+    read.refresh_from_db()
+    return _shown(request, read, problem=problem, status=422 if problem else 200)

@@ -175,6 +175,22 @@ def test_a_photo_held_for_a_recipe_never_applied_is_dropped_after_the_keep_hours
     assert read.photo is None and read.status == "done"
 
 
+def test_undo_takes_the_recipe_and_its_kept_photo_back_and_the_card_returns(client):
+    athlete = UserFactory()
+    read = read_of(signed_in(client, athlete) and athlete, keep=True)
+    client.post(reverse("media:photo_apply", args=[read.pk]), card_post(keep="on"))
+    recipe = Recipe.objects.get()
+    shown = client.get(reverse("media:photo", args=[read.pk])).content.decode()
+    assert reverse("media:photo_undo", args=[read.pk]) in shown
+    response = client.post(reverse("media:photo_undo", args=[read.pk]), **HTMX)
+    assert response.status_code == 200
+    assert not Recipe.objects.filter(pk=recipe.pk).exists()  # deleted as nutrition deletes
+    assert not RecipePhoto.objects.exists()
+    assert reverse("media:photo_apply", args=[read.pk]) in response.content.decode()
+    again = client.post(reverse("media:photo_undo", args=[read.pk]), **HTMX)
+    assert again.status_code == 422 and "nothing of this photo" in again.content.decode()
+
+
 def test_a_read_is_applied_once(client):
     athlete = UserFactory()
     read = read_of(signed_in(client, athlete) and athlete, keep=False)
@@ -196,12 +212,16 @@ def test_someone_else_s_read_and_kept_photo_are_404_with_crafted_ids(client):
     assert client.get(reverse("media:recipe_photo", args=[recipe.pk])).status_code == 404
     apply = reverse("media:photo_apply", args=[other_read.pk])
     assert client.post(apply, card_post()).status_code == 404
+    undo = reverse("media:photo_undo", args=[read.pk])
+    assert client.post(undo).status_code == 404
+    assert Recipe.objects.filter(pk=recipe.pk).exists() and RecipePhoto.objects.exists()
     for crafted in (other_read.pk + 1000, 2**31):
         assert (
             client.post(reverse("media:photo_apply", args=[crafted]), card_post()).status_code
             == 404
         )
         assert client.get(reverse("media:recipe_photo", args=[crafted])).status_code == 404
+        assert client.post(reverse("media:photo_undo", args=[crafted])).status_code == 404
     assert Recipe.objects.count() == 1
     staff = UserFactory(is_staff=True, is_superuser=True)
     signed_in(client, staff)
@@ -209,3 +229,4 @@ def test_someone_else_s_read_and_kept_photo_are_404_with_crafted_ids(client):
     client.logout()
     assert client.get(reverse("media:recipe_photo", args=[recipe.pk])).status_code == 302
     assert client.post(apply, card_post()).status_code == 302
+    assert client.post(undo).status_code == 302
