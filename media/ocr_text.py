@@ -10,10 +10,11 @@ slash lost ("12", "1 12", "14"), "%" for the sign or its stroke ("%", "%2", "1%4
 * "1 12 cups", "2 14 tbsp": a whole number, then two digits that are a proper fraction (1/2, 1/4,
   3/4, 1/3, 2/3, 1/8): a mixed number ("1 1/2"). No recipe prints "1 12".
 * "11/2", "13/4": an improper fraction, which recipes don't print, glued to a whole: "1 1/2".
-* "1%4", "%2", "1 %2", "3%": "%" standing for the slash, or for the sign with a half lost:
-  "1/4", "1/2", "1 1/2", "3/4". "/2": the numerator of a half is 1; "3/" and "2/": three
-  quarters and two thirds (the only signs with a 3 or a 2 on top). A bare "%" or "1/" stays as
-  read: it could be any of the signs, so the line is not read and is shown as printed.
+* "1%4", "%2", "1 %2": "%" standing for the slash, or for the sign with a half lost: "1/4",
+  "1/2", "1 1/2". "/2": the numerator of a half is 1. "3/" and "2/": three quarters and two
+  thirds (the only signs with a 3 or a 2 on top), flagged (``doubt``). A bare "%", "3%" (which
+  could be "3½" as well as "¾") or "1/" stays as read: the line is not read and is shown as
+  printed.
 * "12 tsp", "14 cup", "34 cup", "112 cups": the slash lost before a spoon or a cup, where twelve
   or a hundred and twelve is not what a recipe means: read as the fraction ("1/2", "1 1/2") and
   **flagged** (``doubt``) so the card asks the athlete to check that line. Before any other unit
@@ -57,6 +58,13 @@ def _proper(numerator: str, denominator: str) -> bool:
     return (numerator, denominator) in PROPER
 
 
+def _doubt(text: str, fraction: str) -> str:
+    return (
+        f"“{text.strip()}” was read as {fraction}: the reader can't see fraction signs, so "
+        "check the amount."
+    )
+
+
 def fractions(text: str) -> Fixed:
     """``text`` with the engine's renderings of fraction signs written as "1 1/2" (see above)."""
     text = TBSP.sub("tbsp", text)
@@ -64,9 +72,8 @@ def fractions(text: str) -> Fixed:
         return Fixed(f"{m.group(1)}{m.group(2)} {m.group(3)}/{m.group(4)}{text[m.end() :]}")
     if (m := IMPROPER.match(text)) and _proper(m.group(3), m.group(4)):
         return Fixed(f"{m.group(1)}{m.group(2)} {m.group(3)}/{m.group(4)}{text[m.end() :]}")
-    if m := PERCENT.match(text):
-        numerator = m.group(3) or "1"
-        denominator = m.group(4) or ONLY.get(m.group(3) or "", "")
+    if (m := PERCENT.match(text)) and m.group(4):  # "3%" alone could be "3½" as well as "¾"
+        numerator, denominator = m.group(3) or "1", m.group(4)
         if _proper(numerator, denominator):
             whole = m.group(2) or ""
             return Fixed(f"{m.group(1)}{whole}{numerator}/{denominator}{text[m.end() :]}")
@@ -74,15 +81,13 @@ def fractions(text: str) -> Fixed:
         return Fixed(f"{m.group(1)}{m.group(2) or ''}1/2{text[m.end() :]}")
     if m := DENOMINATOR_LOST.match(text):
         numerator = m.group(3)
-        fraction = f"{numerator}/{ONLY[numerator]}"
-        return Fixed(f"{m.group(1)}{m.group(2) or ''}{fraction}{text[m.end() :]}")
+        fraction = f"{m.group(2) or ''}{numerator}/{ONLY[numerator]}"
+        return Fixed(f"{m.group(1)}{fraction}{text[m.end() :]}", doubt=_doubt(text, fraction))
     if (m := BARE.match(text)) and _proper(m.group(3), m.group(4)):
         whole = f"{m.group(2)} " if m.group(2) else ""
         fraction = f"{whole}{m.group(3)}/{m.group(4)}"
         return Fixed(
-            f"{m.group(1)}{fraction}{m.group(5)}{text[m.end() :]}",
-            doubt=f"“{text.strip()}” was read as {fraction}: the reader can't see fraction "
-            "signs, so check the amount.",
+            f"{m.group(1)}{fraction}{m.group(5)}{text[m.end() :]}", doubt=_doubt(text, fraction)
         )
     return Fixed(text)
 
