@@ -13,11 +13,21 @@ from django.db.models import QuerySet
 
 from access.policy import OWN, visible
 
-from .models import PhotoRead
+from .models import PhotoRead, RecipePhoto
 
-COACH_READS_ONLY = [PhotoRead]  # a coach never acts on an athlete's photo (they don't see it)
+COACH_READS_ONLY = [
+    PhotoRead,
+    RecipePhoto,
+]  # a coach never acts on an athlete's photo (they don't see it)
 
 
 def owned_reads(user: Any) -> QuerySet[PhotoRead]:
     """The photo reads ``user`` sent (none for anyone else, staff and coaches included)."""
     return visible(PhotoRead.objects.all(), user, lookup="owner", action=OWN)
+
+
+def owned_photos(user: Any) -> QuerySet[RecipePhoto]:
+    """The photos ``user`` kept with their recipes, of recipes not deleted (none for anyone else:
+    a coach reads the athlete's recipes, not the pictures they took)."""
+    alive = RecipePhoto.objects.filter(recipe__deleted_at__isnull=True)
+    return visible(alive, user, lookup="owner", action=OWN)

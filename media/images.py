@@ -91,3 +91,16 @@ def decode(data: bytes) -> Image.Image:
         raise PhotoError("The photo is damaged or cut short and could not be decoded.") from None
     upright.thumbnail((settings.MEDIA_OCR_MAX_SIDE, settings.MEDIA_OCR_MAX_SIDE))
     return upright
+
+
+def stripped(data: bytes) -> tuple[bytes, int, int]:
+    """The photo to keep with a recipe: its decoded pixels (upright, within the limits above),
+    at most ``MEDIA_KEEP_MAX_SIDE`` on the longer side, encoded again as a JPEG with no metadata
+    at all (no EXIF: no GPS position, no camera serial; Pillow writes none unless given it)."""
+    upright = decode(data)
+    upright.thumbnail((settings.MEDIA_KEEP_MAX_SIDE, settings.MEDIA_KEEP_MAX_SIDE))
+    bare = Image.new("RGB", upright.size)  # pixels only: no info, no EXIF carried over
+    bare.paste(upright)
+    out = io.BytesIO()
+    bare.save(out, "JPEG", quality=85, optimize=True)
+    return out.getvalue(), bare.width, bare.height

@@ -28,20 +28,42 @@ _run_lock = threading.Lock()  # one read at a time per process: the threads are 
 
 @dataclass(frozen=True)
 class Box:
+    """A text box: its upright bounds and, for a box the engine found slanted (a photo at an
+    angle), the height of the text and its centre line's y at the box's left and right ends."""
+
     x0: float
     y0: float
     x1: float
     y1: float
     text: str
     score: float
+    y_left: float | None = None
+    y_right: float | None = None
+    text_height: float | None = None
 
     @property
     def height(self) -> float:
-        return self.y1 - self.y0
+        return self.text_height or (self.y1 - self.y0)
 
     @property
     def middle(self) -> float:
         return (self.y0 + self.y1) / 2
+
+    def centre_at(self, x: float) -> float:
+        """The y of the box's centre line at ``x`` (extended past its ends)."""
+        if self.y_left is None or self.y_right is None or self.x1 <= self.x0:
+            return self.middle
+        return self.y_left + (x - self.x0) * (self.y_right - self.y_left) / (self.x1 - self.x0)
+
+    @classmethod
+    def from_corners(cls, corners, text: str, score: float) -> Box:
+        """From the engine's four corners (upper left, upper right, lower right, lower left)."""
+        (ax, ay), (bx, by), (cx, cy), (dx, dy) = ((float(x), float(y)) for x, y in corners)
+        return cls(
+            min(ax, bx, cx, dx), min(ay, by, cy, dy), max(ax, bx, cx, dx), max(ay, by, cy, dy),
+            text, score, y_left=(ay + dy) / 2, y_right=(by + cy) / 2,
+            text_height=((dy - ay) + (cy - by)) / 2,
+        )  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -69,12 +91,11 @@ def read_boxes(image: Image.Image) -> list[Box]:
         found, _elapsed = engine()(np.ascontiguousarray(pixels), use_cls=False)
     boxes = []
     for corners, text, score in found or []:
-        xs, ys = [p[0] for p in corners], [p[1] for p in corners]
         # NFKC: the recognition model was trained on Chinese and English and writes some
         # punctuation full-width ("，" for ","); the compatibility form is the ASCII one.
         text = unicodedata.normalize("NFKC", text).strip()
         if text:
-            boxes.append(Box(min(xs), min(ys), max(xs), max(ys), text, float(score)))
+            boxes.append(Box.from_corners(corners, text, float(score)))
     return boxes
 
 
@@ -94,13 +115,22 @@ def _split(boxes: list[Box], width: float) -> float | None:
     return best[1] if best else None
 
 
+def _same_row(row: list[Box], box: Box, typical: float) -> bool:
+    """Whether ``box`` continues ``row``: its centre is within half a line of the centre line of
+    the row's widest box, extended to it (so a slanted line's box, taller than its text, doesn't
+    swallow the line under it)."""
+    widest = max(row, key=lambda b: b.x1 - b.x0)
+    x = (box.x0 + box.x1) / 2
+    return abs(box.centre_at(x) - widest.centre_at(x)) < min(typical, box.height) / 2
+
+
 def _rows(boxes: list[Box]) -> list[Line]:
     if not boxes:
         return []
     typical = statistics.median(b.height for b in boxes)
     rows: list[list[Box]] = []
     for box in sorted(boxes, key=lambda b: b.middle):
-        if rows and abs(box.middle - statistics.fmean(b.middle for b in rows[-1])) < typical / 2:
+        if rows and _same_row(rows[-1], box, typical):
             rows[-1].append(box)
         else:
             rows.append([box])

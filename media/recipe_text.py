@@ -22,6 +22,7 @@ from decimal import Decimal
 
 from nutrition.services import LineReader, ReadLine
 
+from . import ocr_text
 from .ocr import Line
 
 FLAGS = re.IGNORECASE
@@ -33,13 +34,6 @@ SERVINGS = re.compile(
 STEP_NUMBER = re.compile(r"^\s*(?:step\s*)?(\d{1,2})\s*[.):]\s*", FLAGS)
 CLOCK = re.compile(r"^\d{1,2}:\d{2}\b")
 MAX_TITLE = 200
-# Letters the engine confuses in unit words ("tbsp" read as "thsp"), put right before a line is
-# read: only misreadings that start a word (after a number or a space) and are no English word.
-OCR_FIXES = re.compile(r"(?<![a-z])(?:thsp|tbps)", FLAGS)
-
-
-def _fixed(text: str) -> str:
-    return OCR_FIXES.sub("tbsp", text)
 
 
 @dataclass
@@ -51,6 +45,7 @@ class Reading:
     ingredients: list[ReadLine] = field(default_factory=list)
     steps: list[str] = field(default_factory=list)
     unread: list[str] = field(default_factory=list)
+    checks: list[str] = field(default_factory=list)  # lines read with a guess: check them
 
     def as_json(self) -> dict:
         return {
@@ -62,6 +57,7 @@ class Reading:
             ],
             "steps": self.steps,
             "unread": self.unread,
+            "checks": self.checks,
         }
 
     @classmethod
@@ -81,6 +77,7 @@ class Reading:
             ],
             steps=list(data.get("steps", [])),
             unread=list(data.get("unread", [])),
+            checks=list(data.get("checks", [])),
         )
 
 
@@ -122,7 +119,7 @@ def find_recipe(lines: list[Line], reader: LineReader) -> Reading:
     # the first line that reads as an ingredient.
     ends = [n for n in (start, method) if n is not None]
     if start is None:
-        ends += [n for n, t in enumerate(texts) if reader.read(_fixed(t))][:1]
+        ends += [n for n, t in enumerate(texts) if ocr_text.read(t, reader)[0]][:1]
     head_end = min(ends, default=len(lines))
     reading.title, title_line = _title(lines[:head_end])
     method_end = (
@@ -138,8 +135,10 @@ def find_recipe(lines: list[Line], reader: LineReader) -> Reading:
                 reading.unread.append(line.text)
         elif method is not None and method < n < method_end:
             continue  # a step, below
-        elif read := reader.read(_fixed(line.text)):
-            reading.ingredients.append(read)
+        elif (found := ocr_text.read(line.text, reader))[0]:
+            reading.ingredients.append(found[0])
+            if found[1]:
+                reading.checks.append(found[1])
         else:
             reading.unread.append(line.text)
     if method is not None:

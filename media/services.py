@@ -51,20 +51,30 @@ def stale_before(now: datetime.datetime | None = None) -> datetime.datetime:
 
 
 def settle_stale(owner: Any) -> int:
-    """Fail ``owner``'s reads that were sent too long ago to be still running; how many."""
+    """Fail ``owner``'s reads that were sent too long ago to be still running, and drop the bytes
+    of photos kept for a recipe that was not applied within ``MEDIA_KEEP_HOURS``; how many
+    reads were failed."""
+    now = timezone.now()
+    PhotoRead.objects.filter(
+        owner=owner,
+        status=PhotoRead.Status.DONE,
+        photo__isnull=False,
+        finished_at__lt=now - datetime.timedelta(hours=settings.MEDIA_KEEP_HOURS),
+    ).update(photo=None)
     return PhotoRead.objects.filter(
-        owner=owner, status__in=BUSY, created_at__lt=stale_before()
+        owner=owner, status__in=BUSY, created_at__lt=stale_before(now)
     ).update(
         status=PhotoRead.Status.FAILED,
         photo=None,
         error="The photo wasn't read in time (the reader is busy or stopped). Send it again.",
-        finished_at=timezone.now(),
+        finished_at=now,
     )
 
 
-def photo_submit(*, owner: Any, data: bytes) -> PhotoRead:
-    """Check the photo's bytes and the sender's bounds, and keep the photo until it is read (the
-    caller queues ``media.tasks.read_photo`` on commit). ``MediaError`` changes nothing."""
+def photo_submit(*, owner: Any, data: bytes, keep: bool = False) -> PhotoRead:
+    """Check the photo's bytes and the sender's bounds, and hold the photo until it is read (the
+    caller queues ``media.tasks.read_photo`` on commit); with ``keep``, until the recipe's Apply
+    (``media.card``). ``MediaError`` changes nothing."""
     try:
         checked = images.check(data)
     except images.PhotoError as exc:
@@ -92,6 +102,7 @@ def photo_submit(*, owner: Any, data: bytes) -> PhotoRead:
         return PhotoRead.objects.create(
             owner=owner,
             photo=data,
+            keep=keep,
             content_type=checked.content_type,
             byte_size=checked.size,
             width=checked.width,
@@ -110,7 +121,10 @@ def _claim(read_id: int) -> PhotoRead | None:
 
 
 def _finish(read: PhotoRead, **fields: Any) -> None:
-    fields |= {"photo": None, "finished_at": timezone.now()}
+    """End the read; the bytes go, except a photo its sender keeps, read into a recipe: those
+    wait for the recipe's Apply (``media.card.apply``; ``settle_stale`` drops them later)."""
+    held = read.keep and bool(fields.get("reading", {}).get("ingredients"))
+    fields |= {"finished_at": timezone.now()} | ({} if held else {"photo": None})
     PhotoRead.objects.filter(pk=read.pk, status=PhotoRead.Status.READING).update(**fields)
 
 

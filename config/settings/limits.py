@@ -86,6 +86,13 @@ MEDIA_OCR_TIME_LIMIT = env_int("MEDIA_OCR_TIME_LIMIT", 30)
 MEDIA_OCR_THREADS = env_int("MEDIA_OCR_THREADS", 1)
 MEDIA_PHOTOS_PER_MINUTE = env_int("MEDIA_PHOTOS_PER_MINUTE", 6)
 MEDIA_PHOTOS_AT_ONCE = env_int("MEDIA_PHOTOS_AT_ONCE", 2)
+# A photo its sender keeps with the recipe waits for the recipe's Apply at most MEDIA_KEEP_HOURS
+# (then its bytes are dropped); what is stored is re-encoded without metadata, at most
+# MEDIA_KEEP_MAX_SIDE pixels on its longer side.
+MEDIA_KEEP_HOURS = env_int("MEDIA_KEEP_HOURS", 24)
+MEDIA_KEEP_MAX_SIDE = env_int("MEDIA_KEEP_MAX_SIDE", 1600)
+# At most this many photos kept with recipes per person (past it, Apply saves the recipe alone).
+MEDIA_KEPT_PHOTOS_MAX = env_int("MEDIA_KEPT_PHOTOS_MAX", 200)
 # A transcript the browser made (the chat's microphone) is text like a typed message: at most this
 # many characters reach the model through media_speech_to_text.
 MEDIA_TRANSCRIPT_MAX_CHARS = env_int("MEDIA_TRANSCRIPT_MAX_CHARS", 4000)

@@ -57,6 +57,7 @@ def _recipe_text(reading: Reading, q) -> str:
     ]
     parts += [f"step {n}: {q(s, limit=LINE_LIMIT * 2)}" for n, s in enumerate(reading.steps, 1)]
     parts += [f"not understood: {q(line, limit=LINE_LIMIT)}" for line in reading.unread]
+    parts += [f"to check (a guessed amount): {q(c, limit=LINE_LIMIT)}" for c in reading.checks]
     return "\n".join(parts)
 
 

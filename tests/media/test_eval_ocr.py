@@ -65,5 +65,6 @@ def test_the_command_reads_an_image_and_reports_its_fields_and_times(known_ingre
     call_command("eval_ocr", "--only", "pasta", "--json", stdout=out)
     (result,) = json.loads(out.getvalue())
     assert (result["name"], result["title"], result["lines"]) == ("pasta", True, 6)
+    assert result["set"] == "dev"
     assert result["lines_right"] == 6 and result["misses"] == []
     assert result["seconds"] > 0 and result["cpu_seconds"] > 0

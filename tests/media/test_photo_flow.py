@@ -1,13 +1,14 @@
 """A recipe from a photo, end to end: the photo is sent from the recipes page (or the chat), read
-by the real engine in the (eager) worker task, shown with every line, put on the chat's card as
+by the real engine in the (eager) worker task, shown with every line, put on the photo's card as
 ``recipe_create`` for the athlete to check, and saved only by Apply. Someone else's photo is a 404
 everywhere. (The one test here that runs the engine: it is slow on a shared machine.)"""
+
+import re
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from chat.models import PendingToolBatch
 from media.models import PhotoRead
 from nutrition.models import Recipe
 from tests.factories import UserFactory, build_program
@@ -44,22 +45,17 @@ def test_a_photo_becomes_a_recipe_on_the_card_and_is_saved_only_by_apply(
     shown = athlete_client.get(reverse("media:photo", args=[read.pk]), **HTMX).content.decode()
     assert "Tomato Basil Pasta" in shown and "200 g spaghetti" in shown
     assert "3 piece garlic, sliced" in shown and "hx-trigger" not in shown  # finished: no poll
-    offer = reverse("chat:family_offer", args=["photo-recipe", read.pk])
-    assert offer in shown
-    assert athlete_client.post(offer).status_code == 302
-    batch = PendingToolBatch.objects.get()
-    (call,) = batch.calls
-    assert call["name"] == "recipe_create"
-    assert call["arguments"]["title"] == "Tomato Basil Pasta"
-    assert [(i["quantity"], i["unit"], i["ingredient"]) for i in call["arguments"]["ingredients"]] == [
-        (200, "g", "spaghetti"), (2, "tbsp", "olive oil"), (3, "piece", "garlic"),
-        (400, "g", "crushed tomatoes"), (1, "tsp", "salt"), (10, "g", "basil"),
-    ]  # fmt: skip
+    assert reverse("media:photo_apply", args=[read.pk]) in shown and "Apply Changes" in shown
+    lines = re.findall(r'name="line" value="([^"]+)"', shown)
+    assert lines == ["200 g spaghetti", "2 tbsp olive oil", "3 piece garlic, sliced",
+                     "400 g crushed tomatoes", "1 tsp salt", "10 g basil"]  # fmt: skip
     assert not Recipe.objects.exists()  # nothing before Apply
-    chat = athlete_client.get(reverse("chat:home")).content.decode()
-    assert "Apply Changes" in chat and "as I read it from your photo" in chat
-    athlete_client.post(reverse("chat:batch_apply", args=[batch.pk]), {"revision": batch.revision})
+    title = re.search(r'name="title" value="([^"]+)"', shown).group(1)
+    notes = re.search(r'name="notes"[^>]*>([^<]*)<', shown).group(1)
+    post = {"title": title, "line": lines, "notes": notes}
+    response = athlete_client.post(reverse("media:photo_apply", args=[read.pk]), post)
     recipe = Recipe.objects.get()
+    assert response.status_code == 302
     assert recipe.title == "Tomato Basil Pasta" and len(recipe.ingredients) == 6
     assert recipe.notes.startswith("Serves 2.")
 
@@ -91,17 +87,16 @@ def test_too_many_photos_a_minute_are_refused_with_429(athlete_client, settings,
     assert response.status_code == 429 and "in the last minute" in response.content.decode()
 
 
-def test_someone_else_s_photo_is_a_404_on_its_page_and_for_the_card(athlete_client):
+def test_someone_else_s_photo_is_a_404_on_its_page_and_for_its_card(athlete_client):
     other = PhotoRead.objects.create(
         owner=UserFactory(), status="done", content_type="image/png", byte_size=1, width=1,
         height=1, reading={"title": "Secret", "ingredients": [
             {"text": "1 tsp salt", "ingredient": "salt", "quantity": "1", "unit": "tsp"}]},
     )  # fmt: skip
     assert athlete_client.get(reverse("media:photo", args=[other.pk])).status_code == 404
-    offer = reverse("chat:family_offer", args=["photo-recipe", other.pk])
-    assert athlete_client.post(offer).status_code == 404
-    assert athlete_client.post(reverse("chat:family_offer", args=["nothing", 1])).status_code == 404
-    assert not PendingToolBatch.objects.exists()
+    apply = reverse("media:photo_apply", args=[other.pk])
+    assert athlete_client.post(apply, {"title": "x", "line": ["1 tsp salt"]}).status_code == 404
+    assert not Recipe.objects.exists()
 
 
 def test_the_pages_need_a_sign_in(client):
