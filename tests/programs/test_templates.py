@@ -1,0 +1,224 @@
+"""Templates for many athletes (issue 22, part 3): a program saved as a template, assigned to
+athletes with a start date each, and a template edit proposed to each athlete with their own dry
+run and applied to all or some, their completed sessions kept and their own edits shown as
+conflicts and kept unless the coach overwrites."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+
+from access.policy import athletes_of
+from journal import services as journal
+from programs import services
+from programs.history import change_set_of
+from programs.models import Program, ProgramRevision, TemplateAssignment
+from programs.plan import current
+from programs.plan_templates import propagate
+from programs.plan_templates.assign import TemplateError, Wanted, assign
+from programs.plan_templates.trees import record_version
+from tests.programs.admin_support import make_coach
+from tests.programs.template_support import (
+    MONDAY,
+    athletes_of_coach,
+    edit_template,
+    exercise_at,
+    give,
+    session_at,
+    template_of,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def coach():
+    return make_coach("coach-ann")
+
+
+def set_reps(week, session, position, reps):
+    def change(tree):
+        tree["weeks"][week - 1]["sessions"][session - 1]["exercises"][position - 1]["fields"][
+            "reps"
+        ] = reps
+
+    return change
+
+
+def all_chosen(template, coach, overwrite=None):
+    latest = record_version(template)
+    return {
+        a.pk: (a.program.version, (overwrite or {}).get(a.pk, set()))
+        for a in propagate.behind(template, latest)
+    }
+
+
+def apply_all(template, coach, chosen=None):
+    latest = record_version(template)
+    outcomes, refused = propagate.apply(
+        template=template,
+        coach=coach,
+        version_number=latest.number,
+        chosen=chosen if chosen is not None else all_chosen(template, coach),
+    )
+    assert not refused
+    return outcomes
+
+
+def test_assign_gives_each_athlete_their_own_program_on_their_dates(coach):
+    template = template_of(coach)
+    sam, kim = athletes_of_coach(coach, 2)
+    later = MONDAY + datetime.timedelta(weeks=3)
+    made = give(template, coach, [sam, kim], [MONDAY, later])
+    sams, kims = (a.program for a in made)
+    assert (sams.athlete, kims.athlete) == (sam, kim)
+    assert sams.pk != kims.pk != template.program_id
+    assert session_at(kims, 2, 1).scheduled_date == session_at(
+        template.program, 2, 1
+    ).scheduled_date + datetime.timedelta(weeks=3)
+    assert kims.weeks.get(position=1).start_date == later
+    assert [a.version.number for a in made] == [1, 1]
+    assert set(made[0].links["exercise"]) == {str(pk) for pk in exercise_ids(template.program)}
+    revision = ProgramRevision.objects.get(program=kims)
+    assert (revision.actor, revision.source) == (coach, f"template:{template.pk}")
+
+
+def exercise_ids(program):
+    return list(
+        program.weeks.values_list("sessions__exercises__id", flat=True).exclude(
+            sessions__exercises__id=None
+        )
+    )
+
+
+def test_a_template_is_no_athletes_plan_and_the_coach_is_not_their_own_athlete(coach):
+    template = template_of(coach)
+    assert coach.pk not in set(athletes_of(coach).values_list("athlete_id", flat=True))
+    assert current(coach) is None
+    assert template.program.athlete == coach
+
+
+def test_a_template_edit_reaches_every_athlete_on_their_dates(coach):
+    template = template_of(coach)
+    sam, kim = athletes_of_coach(coach, 2)
+    made = give(template, coach, [sam, kim], [MONDAY, MONDAY + datetime.timedelta(weeks=1)])
+    edit_template(template, coach, set_reps(1, 2, 1, "5"))
+    outcome = propagate.preview(template=template, assignment=made[1], coach=coach, overwrite=set())
+    assert outcome.ok and outcome.calls == 1
+    details = [d for item in outcome.items for d in item["details"]]
+    assert any("5" in str(d) for d in details)
+    assert exercise_at(made[1].program, 1, 2, 1).reps == "8"  # a dry run writes nothing
+    outcomes = apply_all(template, coach)
+    assert [o.applied for o in outcomes] == [True, True]
+    for a in made:
+        assert exercise_at(a.program, 1, 2, 1).reps == "5"
+        a.refresh_from_db()
+        assert a.version.number == 2
+
+
+def test_completed_sessions_are_kept_as_done(coach):
+    template = template_of(coach)
+    (sam,) = athletes_of_coach(coach, 1)
+    (made,) = give(template, coach, [sam], [MONDAY])
+    done = session_at(made.program, 1, 1)
+    services.object_update(obj=done, fields={"completed": True, "completed_date": MONDAY})
+    edit_template(template, coach, lambda t: (set_reps(1, 1, 1, "3")(t), set_reps(2, 1, 1, "3")(t)))
+    [(proposal, _)] = propagate.proposals(template, [made], record_version(template))
+    assert any("already done, kept" in k for k in proposal.kept)
+    apply_all(template, coach)
+    assert exercise_at(made.program, 1, 1, 1).reps == "8"  # done: kept
+    assert exercise_at(made.program, 2, 1, 1).reps == "3"  # not done: changed
+
+
+def test_an_athletes_own_edit_is_a_conflict_in_words_and_kept_unless_overwritten(coach):
+    template = template_of(coach)
+    sam, kim = athletes_of_coach(coach, 2)
+    sams, kims = give(template, coach, [sam, kim], [MONDAY, MONDAY])
+    for a in (sams, kims):
+        ex = exercise_at(a.program, 2, 1, 1)
+        services.object_update(obj=ex, fields={"reps": "12"})
+    edit_template(template, coach, set_reps(2, 1, 1, "6"))
+    [(proposal, _)] = propagate.proposals(template, [sams], record_version(template))
+    [conflict] = proposal.conflicts
+    assert "the template changes 8 → 6" in conflict.words
+    assert "has 12 (changed for them)" in conflict.words
+    chosen = all_chosen(template, coach, overwrite={kims.pk: {conflict.id}})
+    apply_all(template, coach, chosen)
+    assert exercise_at(sams.program, 2, 1, 1).reps == "12"  # theirs kept
+    assert exercise_at(kims.program, 2, 1, 1).reps == "6"  # the coach chose to overwrite
+
+
+def test_apply_to_some_leaves_the_others_behind_and_untouched(coach):
+    template = template_of(coach)
+    athletes = athletes_of_coach(coach, 3)
+    made = give(template, coach, athletes, [MONDAY] * 3)
+    edit_template(template, coach, set_reps(1, 1, 2, "4"))
+    chosen = all_chosen(template, coach)
+    del chosen[made[2].pk]
+    apply_all(template, coach, chosen)
+    assert [exercise_at(a.program, 1, 1, 2).reps for a in made] == ["4", "4", "8"]
+    latest = record_version(template)
+    assert list(propagate.behind(template, latest)) == [made[2]]
+
+
+def test_each_athletes_apply_is_one_change_set_by_the_coach_and_undoes(coach):
+    template = template_of(coach)
+    (sam,) = athletes_of_coach(coach, 1)
+    (made,) = give(template, coach, [sam], [MONDAY])
+    edit_template(template, coach, lambda t: (set_reps(1, 1, 1, "2")(t), set_reps(2, 2, 2, "2")(t)))
+    apply_all(template, coach)
+    revision = ProgramRevision.objects.filter(program=made.program).order_by("-number").first()
+    assert (revision.actor, revision.via, revision.source) == (
+        coach,
+        "admin",
+        f"template:{template.pk}",
+    )
+    journal.undo(change_set_of(revision), coach)
+    assert exercise_at(made.program, 1, 1, 1).reps == "8"
+    assert exercise_at(made.program, 2, 2, 2).reps == "8"
+
+
+def test_an_exercise_added_to_the_template_is_added_in_its_place(coach):
+    template = template_of(coach)
+    (sam,) = athletes_of_coach(coach, 1)
+    (made,) = give(template, coach, [sam], [MONDAY + datetime.timedelta(days=7)])
+
+    def add(tree):
+        tree["weeks"][0]["sessions"][1]["exercises"].insert(
+            1,
+            {
+                "key": "new-1",
+                "fields": {
+                    "name": "Nordic Curl",
+                    "working_sets": "3",
+                    "reps": "6",
+                    "target_load": "bodyweight",
+                    "rest_seconds": "90",
+                    "warmup_sets": "0",
+                    "group_label": "",
+                    "notes": "",
+                },
+            },
+        )
+
+    edit_template(template, coach, add)
+    apply_all(template, coach)
+    names = list(
+        session_at(made.program, 1, 2).exercises.order_by("position").values_list("name", flat=True)
+    )
+    assert names[1] == "Nordic Curl" and len(names) == 3
+    made.refresh_from_db()
+    added = exercise_at(made.program, 1, 2, 2)
+    assert added.pk in made.links["exercise"].values()
+
+
+def test_a_coach_cannot_assign_to_someone_elses_athlete(coach):
+    template = template_of(coach)
+    other = make_coach("coach-bob")
+    (theirs,) = athletes_of_coach(other, 1, prefix="bobs")
+    before = Program.objects.count()
+    with pytest.raises(TemplateError, match="athletes you coach"):
+        assign(template=template, coach=coach, wanted=[Wanted(theirs.pk, MONDAY)])
+    assert Program.objects.count() == before
+    assert not TemplateAssignment.objects.exists()
