@@ -137,7 +137,7 @@ def call_items(translation: Translation, batch: BatchResult) -> tuple[list[dict]
     return items, problems
 
 
-def _whatif(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def whatif_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{**row, "change_text": f"{row['change']:+.1f}".replace("-", "−")} for row in rows]
 
 
@@ -161,7 +161,7 @@ def preview(*, program: Program, user: Any, data: Any) -> EditorResult:
         items=items,
         summary=batch.preview.get("summary", ""),
         warnings=batch.preview.get("warnings", []),
-        whatif=_whatif(batch.preview.get("whatif", [])),
+        whatif=whatif_rows(batch.preview.get("whatif", [])),
         key_dates=[f"{label} ({day.isoformat()})" for label, day in projection.key_dates(ctx)],
         version=now,
         message="" if batch.success else "Some changes can't be made; nothing will be saved.",

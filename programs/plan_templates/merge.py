@@ -256,8 +256,7 @@ class _Merge:
     def _add(self, kind: str, tpk: str, new: dict[str, Any]) -> None:
         where = self._template_where(kind, new, self.now)
         if kind == "week":
-            parent, siblings_of = None, lambda r: r["program_id"] is not None
-            children = self.proposal.weeks
+            parent, attr, children = None, "program_id", self.proposal.weeks
         else:
             parent_kind, attr = PARENT[kind]
             parent = self._find(parent_kind, str(new[attr]))
@@ -273,11 +272,10 @@ class _Merge:
                 )
                 return
             children = parent.children
-            siblings_of = lambda r: r[attr] == new[attr]  # noqa: E731
         before = [
             t
             for t, r in self.now[kind].items()
-            if siblings_of(r) and r["position"] < new["position"]
+            if r[attr] == new[attr] and r["position"] < new["position"]
         ]
         before.sort(key=lambda t: self.now[kind][t]["position"])
         at = 0

@@ -22,7 +22,7 @@ from django.db.models import QuerySet
 from coach.engine import apply_batch, preview_calls
 from coach.tools.base import ToolContext
 
-from ..editor.service import call_items
+from ..editor.service import call_items, whatif_rows
 from ..editor.translate import Translation, translate
 from ..editor.tree import Row, program_trees
 from ..models import ProgramTemplate, RevisionVia, Session, TemplateAssignment, TemplateVersion
@@ -44,6 +44,7 @@ class Outcome:
     items: list[dict[str, Any]] = field(default_factory=list)
     summary: str = ""
     warnings: list[str] = field(default_factory=list)
+    whatif: list[dict[str, Any]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     message: str = ""
 
@@ -114,6 +115,7 @@ def preview(
     outcome.ok = batch.success
     outcome.summary = batch.preview.get("summary", "")
     outcome.warnings = batch.preview.get("warnings", [])
+    outcome.whatif = whatif_rows(batch.preview.get("whatif", []))
     return outcome
 
 

@@ -222,3 +222,97 @@ def test_a_coach_cannot_assign_to_someone_elses_athlete(coach):
         assign(template=template, coach=coach, wanted=[Wanted(theirs.pk, MONDAY)])
     assert Program.objects.count() == before
     assert not TemplateAssignment.objects.exists()
+
+
+def test_an_exercise_removed_from_the_template_goes_unless_the_athlete_changed_it(coach):
+    template = template_of(coach)
+    sam, kim = athletes_of_coach(coach, 2)
+    sams, kims = give(template, coach, [sam, kim], [MONDAY, MONDAY])
+    services.object_update(
+        obj=exercise_at(kims.program, 2, 2, 2), fields={"target_load": "200 lbs"}
+    )
+
+    def remove(tree):
+        tree["weeks"][1]["sessions"][1]["exercises"].pop()
+
+    edit_template(template, coach, remove)
+    latest = record_version(template)
+    (_, _), (kims_proposal, _) = propagate.proposals(template, [sams, kims], latest)
+    [conflict] = kims_proposal.conflicts
+    assert conflict.words == ("Removed from the template, but Ath1's program changed it (load).")
+    apply_all(template, coach)
+    assert session_at(sams.program, 2, 2).exercises.count() == 1
+    assert session_at(kims.program, 2, 2).exercises.count() == 2  # theirs, kept
+
+
+def test_an_athlete_whose_program_changed_since_the_page_is_refused_alone(coach):
+    template = template_of(coach)
+    sam, kim = athletes_of_coach(coach, 2)
+    sams, kims = give(template, coach, [sam, kim], [MONDAY, MONDAY])
+    edit_template(template, coach, set_reps(1, 1, 1, "6"))
+    chosen = all_chosen(template, coach)
+    services.object_update(obj=session_at(kims.program, 1, 2), fields={"notes": "Moved to Friday"})
+    outcomes = apply_all(template, coach, chosen)
+    assert [(o.applied, o.stale) for o in outcomes] == [(True, False), (False, True)]
+    assert exercise_at(sams.program, 1, 1, 1).reps == "6"
+    assert exercise_at(kims.program, 1, 1, 1).reps == "8"
+    kims.refresh_from_db()
+    assert kims.version.number == 1  # still behind: proposed again next time
+
+
+def test_a_template_saved_again_since_the_page_refuses_the_whole_apply(coach):
+    template = template_of(coach)
+    (sam,) = athletes_of_coach(coach, 1)
+    (made,) = give(template, coach, [sam], [MONDAY])
+    edit_template(template, coach, set_reps(1, 1, 1, "6"))
+    seen = record_version(template).number
+    chosen = all_chosen(template, coach)
+    edit_template(template, coach, set_reps(1, 1, 1, "7"))
+    outcomes, refused = propagate.apply(
+        template=template, coach=coach, version_number=seen, chosen=chosen
+    )
+    assert outcomes == [] and "The template changed since this page was opened" in refused
+    assert exercise_at(made.program, 1, 1, 1).reps == "8"
+
+
+def test_a_session_added_to_the_template_comes_with_its_exercises_on_their_dates(coach):
+    template = template_of(coach)
+    (sam,) = athletes_of_coach(coach, 1)
+    (made,) = give(template, coach, [sam], [MONDAY + datetime.timedelta(weeks=2)])
+
+    def add(tree):
+        tree["weeks"][0]["sessions"].append(
+            {
+                "key": "new-s",
+                "fields": {
+                    "name": "Conditioning",
+                    "day_of_week": "Saturday",
+                    "scheduled_date": (MONDAY + datetime.timedelta(days=5)).isoformat(),
+                    "notes": "",
+                },
+                "exercises": [
+                    {
+                        "key": "new-e",
+                        "fields": {
+                            "name": "Sled Push",
+                            "working_sets": "4",
+                            "reps": "20m",
+                            "target_load": "90 kg",
+                            "rest_seconds": "60",
+                            "warmup_sets": "0",
+                            "group_label": "",
+                            "notes": "",
+                        },
+                    }
+                ],
+            }
+        )
+
+    edit_template(template, coach, add)
+    apply_all(template, coach)
+    added = session_at(made.program, 1, 3)
+    assert added.name == "Conditioning"
+    assert added.scheduled_date == MONDAY + datetime.timedelta(weeks=2, days=5)
+    assert list(added.exercises.values_list("name", flat=True)) == ["Sled Push"]
+    made.refresh_from_db()
+    assert added.pk in made.links["session"].values()
