@@ -31,6 +31,7 @@ from ..models import Session, TemplateAssignment, Week
 
 FIELDS = {"week": WEEK_FIELDS, "session": SESSION_FIELDS, "exercise": EXERCISE_FIELDS}
 PARENT = {"session": ("week", "week_id"), "exercise": ("session", "session_id")}
+FIELDS_CHILD = {"week": "session", "session": "exercise"}
 DATES = {"start_date", "end_date", "scheduled_date"}
 Tree = dict[str, dict[str, dict[str, Any]]]
 
@@ -113,7 +114,7 @@ class _Merge:
                 child = self._row("session", s, f"{where}, session {s.position} “{s.name}”")
                 row.children.append(child)
                 self.parent[id(child)] = row
-                if (("session", s.pk)) in self.done:
+                if ("session", s.pk) in self.done:
                     self.done.add(("week", obj.pk))
         elif kind == "session":
             if obj.completed:
@@ -297,27 +298,25 @@ class _Merge:
             self.proposal.changes.append(f"{where}: added")
 
     def reordered(self) -> None:
-        for tpk in self.now["session"]:
-            if tpk not in self.base["session"]:
-                continue
-            order = [
-                [
-                    t
-                    for t, r in sorted(tree["exercise"].items(), key=lambda i: i[1]["position"])
-                    if str(r["session_id"]) == tpk
-                    and t in self.base["exercise"]
-                    and t in self.now["exercise"]
-                ]
-                for tree in (self.base, self.now)
-            ]
-            if order[0] != order[1] and (row := self._mine("session", tpk)) is not None:
-                self.proposal.kept.append(
-                    f"{self.where[('session', row.pk)]}: the template's new order of exercises "
-                    "is not applied (change it in their program if you want it)."
-                )
+        both = self.base["exercise"].keys() & self.now["exercise"].keys()
+        before, after = _orders(self.base, both), _orders(self.now, both)
+        for tpk, order in after.items():
+            if tpk in self.base["session"] and before.get(tpk, order) != order:
+                row = self._mine("session", tpk)
+                if row is not None:
+                    self.proposal.kept.append(
+                        f"{self.where[('session', row.pk)]}: the template's new order of "
+                        "exercises is not applied (change it in their program if you want it)."
+                    )
 
 
-FIELDS_CHILD = {"week": "session", "session": "exercise"}
+def _orders(tree: Tree, kept: set[str]) -> dict[str, list[str]]:
+    """Each session's exercises in order (template pks), those in ``kept`` only."""
+    orders: dict[str, list[tuple[int, str]]] = {}
+    for tpk, row in tree["exercise"].items():
+        if tpk in kept:
+            orders.setdefault(str(row["session_id"]), []).append((row["position"], tpk))
+    return {session: [t for _, t in sorted(rows)] for session, rows in orders.items()}
 
 
 def propose(

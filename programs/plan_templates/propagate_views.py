@@ -18,6 +18,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.admin.models import CHANGE, LogEntry
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
@@ -34,13 +35,15 @@ from .views import _id, context, template_or_404, urls
 PAGE = "admin/programs/programtemplate/propagation.html"
 DRY_RUN = "admin/programs/programtemplate/_dry_run.html"
 MAX_CHOICES = 200  # conflicts named in one POST per athlete
+PER_PAGE = 50  # athletes proposed on one page
 
 
 @require_GET
 def propagation(request: HttpRequest, model_admin: Any, object_id: str) -> HttpResponse:
     template = template_or_404(model_admin, request, object_id)
     latest = record_version(template)
-    assignments = list(service.behind(template, latest))
+    page = Paginator(service.behind(template, latest), PER_PAGE).get_page(request.GET.get("page"))
+    assignments = list(page.object_list)
     cards = [
         {
             "proposal": proposal,
@@ -64,6 +67,7 @@ def propagation(request: HttpRequest, model_admin: Any, object_id: str) -> HttpR
             latest=latest,
             cards=cards,
             in_step=in_step,
+            page=page,
             urls=urls(template),
             apply_url=reverse("admin:programs_programtemplate_propagate", args=[template.pk]),
         ),

@@ -13,6 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from programs.models import Program, ProgramTemplate, TemplateAssignment
+from programs.plan_templates import propagate_views
 from programs.plan_templates.trees import record_version
 from tests.factories import build_program
 from tests.programs.admin_support import make_coach
@@ -150,3 +151,20 @@ def test_the_template_editor_query_count_grows_not_with_weeks(coach_client, coac
             assert coach_client.get(turl("editor", template)).status_code == 200
         counts.append(len(queries))
     assert counts[0] == counts[1], counts
+
+
+def test_the_propagation_page_shows_a_bounded_number_of_athletes_per_page(
+    coach_client, coach, monkeypatch
+):
+    monkeypatch.setattr(propagate_views, "PER_PAGE", 2)
+    template = template_of(coach)
+    give(template, coach, athletes_of_coach(coach, 3), [MONDAY] * 3)
+
+    def change(tree):
+        tree["weeks"][0]["sessions"][0]["exercises"][0]["fields"]["reps"] = "4"
+
+    edit_template(template, coach, change)
+    first = coach_client.get(turl("propagation", template)).content.decode()
+    second = coach_client.get(turl("propagation", template) + "?page=2").content.decode()
+    assert (first.count('class="tp-card"'), second.count('class="tp-card"')) == (2, 1)
+    assert "Athletes 1–2 of 3 behind" in first

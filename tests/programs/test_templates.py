@@ -316,3 +316,20 @@ def test_a_session_added_to_the_template_comes_with_its_exercises_on_their_dates
     assert list(added.exercises.values_list("name", flat=True)) == ["Sled Push"]
     made.refresh_from_db()
     assert added.pk in made.links["session"].values()
+
+
+def test_a_new_order_of_exercises_is_said_and_not_applied(coach):
+    template = template_of(coach)
+    (sam,) = athletes_of_coach(coach, 1)
+    (made,) = give(template, coach, [sam], [MONDAY])
+    before = list(session_at(made.program, 1, 1).exercises.values_list("name", flat=True))
+
+    def swap(tree):
+        exercises = tree["weeks"][0]["sessions"][0]["exercises"]
+        exercises.reverse()
+
+    edit_template(template, coach, swap)
+    [(proposal, _)] = propagate.proposals(template, [made], record_version(template))
+    assert any("new order of exercises is not applied" in k for k in proposal.kept)
+    apply_all(template, coach)
+    assert list(session_at(made.program, 1, 1).exercises.values_list("name", flat=True)) == before
