@@ -73,6 +73,8 @@ def editor_page(
     itself, or the template holding it), posting to ``urls``."""
     context = {
         **model_admin.admin_site.each_context(request),
+        # the page's own width for the sessions, as the roster does: no app sidebar beside it
+        "is_nav_sidebar_enabled": False,
         "title": f"Edit {obj.name}",
         "subtitle": None,
         "opts": model_admin.opts,
