@@ -353,7 +353,7 @@ class TemplateAssignment(models.Model):
     )
     program = models.OneToOneField(Program, on_delete=models.CASCADE, related_name="from_template")
     start_date = models.DateField()
-    version = models.ForeignKey(TemplateVersion, on_delete=models.PROTECT, related_name="+")
+    version = models.ForeignKey(TemplateVersion, on_delete=models.CASCADE, related_name="+")
     links = models.JSONField(default=dict)
     assigned_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"

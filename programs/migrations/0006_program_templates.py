@@ -62,7 +62,7 @@ class Migration(migrations.Migration):
                 ('assigned_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
                 ('program', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='from_template', to='programs.program')),
                 ('template', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='assignments', to='programs.programtemplate')),
-                ('version', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='programs.templateversion')),
+                ('version', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='programs.templateversion')),
             ],
             options={
                 'ordering': ['template', 'pk'],

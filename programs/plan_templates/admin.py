@@ -53,6 +53,18 @@ class ProgramTemplateAdmin(OwnedAdminMixin, admin.ModelAdmin):
     def has_add_permission(self, request) -> bool:
         return False
 
+    def get_deleted_objects(self, objs, request):
+        """What a delete does, said plainly: the template with its program and versions, and
+        who used it; the athletes' programs stay theirs."""
+        lines = []
+        for template in objs:
+            lines.append(f"Template: {template.name} (its plan and versions)")
+            lines += [
+                f"The link to {a.program.athlete}'s program (the program stays theirs)"
+                for a in template.assignments.select_related("program__athlete")
+            ]
+        return lines, {ProgramTemplate._meta.verbose_name_plural: len(objs)}, set(), []
+
     def delete_model(self, request, obj: ProgramTemplate) -> None:
         obj.program.delete()  # the template goes with it
 

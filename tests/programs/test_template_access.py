@@ -177,3 +177,24 @@ def test_the_templates_lists_show_only_the_coachs_own(client, ann, bobs):
     page = client.get(reverse("admin:programs_programtemplate_changelist")).content.decode()
     assert f"/programtemplate/{mine.pk}/change/" in page
     assert f"/programtemplate/{bobs[0].pk}/change/" not in page
+
+
+def test_another_coachs_template_program_is_not_found_by_its_program_id(client, ann, bobs):
+    template = bobs[0]
+    client.force_login(ann)
+    before = state()
+    for name in ("change", "history", "editor", "save_as_template"):
+        url = reverse(f"admin:programs_program_{name}", args=[template.program_id])
+        assert client.get(url).status_code == 404, name
+    assert state() == before
+
+
+def test_staff_may_not_save_a_program_as_a_template(client, ann):
+    program = build_program(weeks=1, sessions=1, exercises=1, coach=ann)
+    staff = UserFactory(username="staff-sue", is_staff=True)
+    staff.groups.add(ensure_staff_group())
+    client.force_login(staff)
+    url = reverse("admin:programs_program_save_as_template", args=[program.pk])
+    assert client.get(url).status_code == 403
+    assert client.post(url, {"name": "Mine"}).status_code == 403
+    assert not ProgramTemplate.objects.exists()

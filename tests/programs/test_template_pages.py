@@ -168,3 +168,16 @@ def test_the_propagation_page_shows_a_bounded_number_of_athletes_per_page(
     second = coach_client.get(turl("propagation", template) + "?page=2").content.decode()
     assert (first.count('class="tp-card"'), second.count('class="tp-card"')) == (2, 1)
     assert "Athletes 1–2 of 3 behind" in first
+
+
+def test_deleting_a_template_deletes_its_program_and_leaves_the_athletes_theirs(
+    coach_client, coach
+):
+    template = template_of(coach)
+    made = give(template, coach, athletes_of_coach(coach, 2), [MONDAY] * 2)
+    url = reverse("admin:programs_programtemplate_delete", args=[template.pk])
+    assert coach_client.post(url, {"post": "yes"}).status_code == 302
+    assert not ProgramTemplate.objects.exists()
+    assert not Program.objects.filter(pk=template.program_id).exists()
+    assert not TemplateAssignment.objects.exists()
+    assert Program.objects.filter(pk__in=[a.program_id for a in made]).count() == 2

@@ -333,3 +333,46 @@ def test_a_new_order_of_exercises_is_said_and_not_applied(coach):
     assert any("new order of exercises is not applied" in k for k in proposal.kept)
     apply_all(template, coach)
     assert list(session_at(made.program, 1, 1).exercises.values_list("name", flat=True)) == before
+
+
+def test_a_week_added_and_a_week_removed_reach_the_athlete_on_their_dates(coach):
+    template = template_of(coach, weeks=3, sessions=1, exercises=1)
+    (sam,) = athletes_of_coach(coach, 1)
+    start = MONDAY + datetime.timedelta(weeks=1)
+    (made,) = give(template, coach, [sam], [start])
+
+    def change(tree):
+        tree["weeks"].pop(1)  # week 2 goes
+        tree["weeks"].append(
+            {
+                "key": "new-w",
+                "fields": {
+                    "phase": "Deload",
+                    "start_date": (MONDAY + datetime.timedelta(weeks=3)).isoformat(),
+                    "end_date": (MONDAY + datetime.timedelta(weeks=3, days=6)).isoformat(),
+                    "description": "",
+                },
+                "sessions": [
+                    {
+                        "key": "new-ws",
+                        "fields": {
+                            "name": "Easy day",
+                            "day_of_week": "Monday",
+                            "scheduled_date": (MONDAY + datetime.timedelta(weeks=3)).isoformat(),
+                            "notes": "",
+                        },
+                        "exercises": [],
+                    }
+                ],
+            }
+        )
+
+    edit_template(template, coach, change)
+    [outcome] = apply_all(template, coach)
+    assert outcome.applied, outcome.problems
+    weeks = list(made.program.weeks.order_by("position").values_list("phase", "start_date"))
+    assert len(weeks) == 3
+    assert weeks[-1] == ("Deload", start + datetime.timedelta(weeks=3))
+    assert weeks[1][1] == start + datetime.timedelta(weeks=2)  # the template's week 3 stays
+    easy = session_at(made.program, 3, 1)
+    assert (easy.name, easy.scheduled_date) == ("Easy day", start + datetime.timedelta(weeks=3))
