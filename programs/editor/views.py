@@ -32,7 +32,7 @@ TEMPLATE = "admin/programs/program/editor.html"
 PREVIEW_TEMPLATE = "admin/programs/program/_editor_result.html"
 
 
-def _program(model_admin: Any, request: HttpRequest, object_id: str) -> Program:
+def program_to_change(model_admin: Any, request: HttpRequest, object_id: str) -> Program:
     program = model_admin._get_visible_or_404(request, object_id)
     if not (model_admin.has_change_permission(request, program) and may_act(request.user, program)):
         raise PermissionDenied
@@ -51,7 +51,7 @@ def _last_save(program: Program) -> dict[str, Any] | None:
 
 @require_GET
 def editor(request: HttpRequest, model_admin: Any, object_id: str) -> HttpResponse:
-    program = _program(model_admin, request, object_id)
+    program = program_to_change(model_admin, request, object_id)
     urls = {
         "preview_url": reverse("admin:programs_program_editor_preview", args=[program.pk]),
         "apply_url": reverse("admin:programs_program_editor_apply", args=[program.pk]),
@@ -129,7 +129,7 @@ def _answer(
 
 
 def _run(step: Any, model_admin: Any, request: HttpRequest, object_id: str) -> HttpResponse:
-    return run(step, request, _program(model_admin, request, object_id))
+    return run(step, request, program_to_change(model_admin, request, object_id))
 
 
 def run(step: Any, request: HttpRequest, program: Program, after: Any = None) -> HttpResponse:

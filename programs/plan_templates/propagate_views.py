@@ -30,7 +30,7 @@ from ..models import TemplateAssignment
 from . import propagate as service
 from .merge import name_of
 from .trees import record_version
-from .views import _id, context, template_or_404, urls
+from .views import context, id_or_404, template_or_404, urls
 
 PAGE = "admin/programs/programtemplate/propagation.html"
 DRY_RUN = "admin/programs/programtemplate/_dry_run.html"
@@ -102,7 +102,7 @@ def dry_run(
 def propagate(request: HttpRequest, model_admin: Any, object_id: str) -> HttpResponse:
     template = template_or_404(model_admin, request, object_id)
     page = urls(template)["propagation"]
-    chosen_ids = {_id(raw) for raw in request.POST.getlist("apply")[:1000]}
+    chosen_ids = {id_or_404(raw) for raw in request.POST.getlist("apply")[:1000]}
     if not chosen_ids:
         messages.error(request, "Choose at least one athlete to apply the change to.")
         return HttpResponseRedirect(page)
@@ -114,12 +114,13 @@ def propagate(request: HttpRequest, model_admin: Any, object_id: str) -> HttpRes
     if mine != chosen_ids:
         raise Http404("An athlete chosen doesn't use this template.")
     chosen = {
-        pk: (_id(request.POST.get(f"seen-{pk}")), _overwrite(request, pk)) for pk in chosen_ids
+        pk: (id_or_404(request.POST.get(f"seen-{pk}")), _overwrite(request, pk))
+        for pk in chosen_ids
     }
     outcomes, refused = service.apply(
         template=template,
         coach=request.user,
-        version_number=_id(request.POST.get("version")),
+        version_number=id_or_404(request.POST.get("version")),
         chosen=chosen,
     )
     if refused:

@@ -40,7 +40,7 @@ def template_or_404(model_admin: Any, request: HttpRequest, object_id: Any) -> P
     """The template, when the user may see it (404 otherwise) and change it (403 otherwise)."""
     template = (
         visible(ProgramTemplate.objects.select_related("program"), request.user, lookup="program")
-        .filter(pk=_id(object_id))
+        .filter(pk=id_or_404(object_id))
         .first()
     )
     if template is None:
@@ -52,7 +52,7 @@ def template_or_404(model_admin: Any, request: HttpRequest, object_id: Any) -> P
     return template
 
 
-def _id(raw: Any) -> int:
+def id_or_404(raw: Any) -> int:
     try:
         return int(raw)
     except (TypeError, ValueError):
@@ -90,7 +90,7 @@ def used_by(template: ProgramTemplate) -> str:
 
 @require_http_methods(["GET", "POST"])
 def save_as(request: HttpRequest, model_admin: Any, object_id: str) -> HttpResponse:
-    program = editor_views._program(model_admin, request, object_id)
+    program = editor_views.program_to_change(model_admin, request, object_id)
     if not model_admin.admin_site.is_registered(ProgramTemplate) or not request.user.has_perm(
         "programs.add_programtemplate"
     ):
@@ -188,7 +188,7 @@ def next_monday(today: datetime.date) -> datetime.date:
 def _wanted(request: HttpRequest) -> tuple[list[Wanted], list[str]]:
     wanted, problems = [], []
     for raw in request.POST.getlist("athlete")[:1000]:
-        athlete_id = _id(raw)
+        athlete_id = id_or_404(raw)
         text = request.POST.get(f"start-{athlete_id}", "").strip()
         try:
             start = datetime.date.fromisoformat(text)
