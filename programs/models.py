@@ -344,8 +344,8 @@ class TemplateVersion(models.Model):
 
 
 class TemplateAssignment(models.Model):
-    """One athlete's program made from a template: its start date, the template version it is in
-    step with, and which of its rows came from which of the template's (``links``: ``{"week":
+    """One athlete's program made from a template: its start date, the template version it was
+    made from and the one it is in step with, and which of its rows came from which of the template's (``links``: ``{"week":
     {template pk: pk}, "session": ..., "exercise": ...}``)."""
 
     template = models.ForeignKey(
@@ -353,7 +353,13 @@ class TemplateAssignment(models.Model):
     )
     program = models.OneToOneField(Program, on_delete=models.CASCADE, related_name="from_template")
     start_date = models.DateField()
-    version = models.ForeignKey(TemplateVersion, on_delete=models.CASCADE, related_name="+")
+    version = models.ForeignKey(
+        TemplateVersion,
+        on_delete=models.CASCADE,
+        related_name="+",
+        help_text="The template version the program is in step with (applied or decided).",
+    )
+    made_from = models.PositiveIntegerField(help_text="The template version it was made from.")
     links = models.JSONField(default=dict)
     assigned_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"

@@ -44,8 +44,8 @@ class ProgramTemplateAdmin(OwnedAdminMixin, admin.ModelAdmin):
         return (
             format_html_join(
                 "",
-                "<p>{} from {} (version {})</p>",
-                ((a.program.athlete, a.start_date, a.version.number) for a in rows),
+                "<p>{} from {}: made from version {}, in step with version {}</p>",
+                ((a.program.athlete, a.start_date, a.made_from, a.version.number) for a in rows),
             )
             or "Nobody yet."
         )

@@ -110,6 +110,7 @@ def assign(
                 program=program,
                 start_date=want.start_date,
                 version=version,
+                made_from=version.number,
                 links=pair(tree, program_tree(program)),
                 assigned_by=coach,
             )

@@ -181,3 +181,13 @@ def test_deleting_a_template_deletes_its_program_and_leaves_the_athletes_theirs(
     assert not Program.objects.filter(pk=template.program_id).exists()
     assert not TemplateAssignment.objects.exists()
     assert Program.objects.filter(pk__in=[a.program_id for a in made]).count() == 2
+
+
+def test_the_templates_page_says_who_uses_it_from_which_version(coach_client, coach):
+    template = template_of(coach)
+    (sam,) = athletes_of_coach(coach, 1)
+    give(template, coach, [sam], [MONDAY])
+    page = coach_client.get(reverse("admin:programs_programtemplate_change", args=[template.pk]))
+    assert f"{sam.username} from 2026-11-02: made from version 1, in step with version 1" in (
+        page.content.decode()
+    )
