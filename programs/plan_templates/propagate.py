@@ -24,7 +24,7 @@ from coach.tools.base import ToolContext
 
 from ..editor.service import call_items, whatif_rows
 from ..editor.translate import Translation, translate
-from ..editor.tree import Row, program_trees
+from ..editor.tree import Problem, Row, TreeError, program_trees
 from ..models import ProgramTemplate, RevisionVia, Session, TemplateAssignment, TemplateVersion
 from ..services import program_version
 from .assign import source
@@ -84,9 +84,12 @@ def proposals(
             day0=day0,
             overwrite=overwrite.get(assignment.pk, set()),
         )
-        translation = translate(
-            current=trees[assignment.program_id], weeks=proposal.weeks, copies=proposal.copies
-        )
+        try:
+            translation = translate(
+                current=trees[assignment.program_id], weeks=proposal.weeks, copies=proposal.copies
+            )
+        except TreeError as refused:  # said for this athlete; the others go on
+            translation = Translation(problems=[Problem(key="", field="", message=str(refused))])
         out.append((proposal, translation))
     return out
 
