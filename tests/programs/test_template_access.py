@@ -9,9 +9,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.contrib.auth.models import Group
 from django.urls import reverse
 
-from programs.admin import ensure_staff_group
+from programs.admin import COACHES_GROUP, ensure_staff_group
+from programs.admin.groups import refresh_groups
 from programs.models import Exercise, Program, ProgramTemplate, TemplateAssignment
 from programs.plan_templates.trees import record_version
 from tests.factories import UserFactory, build_program
@@ -198,3 +200,13 @@ def test_staff_may_not_save_a_program_as_a_template(client, ann):
     assert client.get(url).status_code == 403
     assert client.post(url, {"name": "Mine"}).status_code == 403
     assert not ProgramTemplate.objects.exists()
+
+
+def test_a_migrate_gives_an_existing_coaches_group_the_template_permissions():
+    group = Group.objects.create(name=COACHES_GROUP)
+    refresh_groups()
+    codenames = set(group.permissions.values_list("codename", flat=True))
+    assert {"add_programtemplate", "change_programtemplate", "view_templateassignment"} <= codenames
+    Group.objects.all().delete()
+    refresh_groups()
+    assert not Group.objects.exists()  # none is created
