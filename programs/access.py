@@ -16,10 +16,11 @@ from __future__ import annotations
 
 from access.policy import Coaching, Owner
 
-from .models import Program
+from .models import AthleteProgram, Program
 
 OWNERS = [
     # Fields of the program's own row: the policy reads them there, asking nothing of this family.
     Owner(model=Program, people_lookup="athlete", coaches_lookup="coach")
 ]
-COACHING = Coaching(model=Program, athlete="athlete", coach="coach")
+# A coach's templates are programs of their own, never an athlete they coach: read without them.
+COACHING = Coaching(model=AthleteProgram, athlete="athlete", coach="coach")

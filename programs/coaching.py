@@ -23,7 +23,7 @@ from roster.discovery import Section
 from roster.findings import Finding, Limits, pain_finding
 
 from .demo import build_demo_program, monday_of
-from .models import CardioBlock, Program, Session, SetResult, Week
+from .models import AthleteProgram, CardioBlock, Program, Session, SetResult, Week
 from .workout_log import session_complete
 
 WEEKS_BACK = 4
@@ -33,7 +33,7 @@ def _current_programs(athlete_ids: list[int]) -> dict[int, dict[str, Any]]:
     """The newest program of each athlete (as the chat opens on it): one query."""
     current: dict[int, dict[str, Any]] = {}
     for row in (
-        Program.objects.filter(athlete_id__in=athlete_ids)
+        AthleteProgram.objects.filter(athlete_id__in=athlete_ids)
         .order_by("athlete_id", "-created_at", "-pk")
         .values("pk", "athlete_id", "name")
     ):
@@ -205,7 +205,7 @@ def sections(athlete: Any, today: datetime.date) -> list[Section]:
         .prefetch_related("exercises__sets")
         .order_by("-scheduled_date", "-pk")[:RECENT_SESSIONS]
     )
-    programs = list(Program.objects.filter(athlete=athlete).order_by("-created_at", "-pk"))
+    programs = list(AthleteProgram.objects.filter(athlete=athlete).order_by("-created_at", "-pk"))
     return [
         Section("Recent workouts", "programs/coaching/recent.html", {"sessions": recent}, 30),
         Section("Change history", "programs/coaching/history.html", {"programs": programs}, 60),

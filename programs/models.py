@@ -291,3 +291,102 @@ class ProgramRevision(models.Model):
 
     def get_owner_object(self) -> Program:
         return self.program
+
+
+# --- templates: one program for many athletes (``programs.plan_templates``) ----------------------
+
+
+class ProgramTemplate(models.Model):
+    """A coach's program for many athletes. Its weeks, sessions and exercises are those of
+    ``program``: a program of the coach's own (athlete and coach both the coach), so the one-page
+    editor and the tool engine edit it as any program. It is never anyone's plan: the plan, the
+    roster and who-coaches-whom leave it out (``AthleteProgram``)."""
+
+    coach = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="program_templates"
+    )
+    name = models.CharField(max_length=200)
+    program = models.OneToOneField(Program, on_delete=models.CASCADE, related_name="as_template")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "pk"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_owner_object(self) -> Program:
+        return self.program
+
+
+class TemplateVersion(models.Model):
+    """The template's tree as it was after one save (``programs.history.snapshot``'s weeks,
+    sessions, cardio blocks and exercises): what an assignment came from, the base of the next
+    change proposed to it."""
+
+    template = models.ForeignKey(ProgramTemplate, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField(help_text="1-based, per template.")
+    program_version = models.PositiveIntegerField(help_text="The template program's version.")
+    tree = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["template", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["template", "number"], name="template_version_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.template} v{self.number}"
+
+    def get_owner_object(self) -> Program:
+        return self.template.program
+
+
+class TemplateAssignment(models.Model):
+    """One athlete's program made from a template: its start date, the template version it was
+    made from and the one it is in step with, and which of its rows came from which of the template's (``links``: ``{"week":
+    {template pk: pk}, "session": ..., "exercise": ...}``)."""
+
+    template = models.ForeignKey(
+        ProgramTemplate, on_delete=models.CASCADE, related_name="assignments"
+    )
+    program = models.OneToOneField(Program, on_delete=models.CASCADE, related_name="from_template")
+    start_date = models.DateField()
+    version = models.ForeignKey(
+        TemplateVersion,
+        on_delete=models.CASCADE,
+        related_name="+",
+        help_text="The template version the program is in step with (applied or decided).",
+    )
+    made_from = models.PositiveIntegerField(help_text="The template version it was made from.")
+    links = models.JSONField(default=dict)
+    assigned_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["template", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.template} → {self.program.athlete}"
+
+    def get_owner_object(self) -> Program:
+        return self.program
+
+
+class AthleteProgramManager(models.Manager):
+    def get_queryset(self) -> models.QuerySet:
+        return super().get_queryset().filter(as_template__isnull=True)
+
+
+class AthleteProgram(Program):
+    """Programs that are an athlete's plan, templates left out: who coaches whom is read here
+    (``programs.access.COACHING``), so a coach is never their own athlete through a template."""
+
+    objects = AthleteProgramManager()
+
+    class Meta:
+        proxy = True

@@ -17,7 +17,7 @@ from django.db.models import QuerySet
 from .demo_builders import build_program_bulk
 from .export import export_program
 from .history import ProgramChange, program_change
-from .models import Program, Session, Week
+from .models import AthleteProgram, Program, Session, Week
 from .selectors import program_week_view, version_key
 from .services import program_version
 from .summary import SUMMARY_DETAILS, cached_program_summary, week_lines
@@ -46,7 +46,7 @@ export = export_program
 
 def newest(athlete: Any) -> QuerySet[Program]:
     """The athlete's programs, newest first (the first is their current one)."""
-    return Program.objects.filter(athlete=athlete).order_by("-created_at", "-pk")
+    return AthleteProgram.objects.filter(athlete=athlete).order_by("-created_at", "-pk")
 
 
 def current(athlete: Any) -> Program | None:

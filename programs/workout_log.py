@@ -14,7 +14,7 @@ from decimal import Decimal, InvalidOperation
 
 from django.db.models import Q, Sum
 
-from .models import CardioBlock, Exercise, Program, Session, SetResult
+from .models import AthleteProgram, CardioBlock, Exercise, Program, Session, SetResult
 from .services import program_bump_version
 
 MAX_SETS = 30
@@ -51,7 +51,7 @@ class PlannedSession:
 
 def athlete_program(*, athlete) -> Program | None:
     """The athlete's current program (the newest, as the chat uses)."""
-    return Program.objects.filter(athlete=athlete).order_by("-created_at", "-pk").first()
+    return AthleteProgram.objects.filter(athlete=athlete).order_by("-created_at", "-pk").first()
 
 
 def planned_sessions(

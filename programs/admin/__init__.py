@@ -19,6 +19,7 @@ user in the "Coaches" group) sees and edits only the programs they coach. Anothe
 answers 404.
 """
 
+from ..plan_templates import admin as template_admin  # noqa: F401 (registers its admin)
 from . import children, program, revisions  # noqa: F401 (registers the admins)
 from .formsets import PlacedRow, plan_order
 from .groups import COACHES_GROUP, STAFF_GROUP, ensure_coach_group, ensure_staff_group

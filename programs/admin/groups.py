@@ -6,8 +6,15 @@ from django.contrib.auth.models import Group, Permission
 
 from access.policy import COACHES_GROUP, STAFF_GROUP
 
-COACH_EDITABLE_MODELS = ("program", "week", "session", "cardioblock", "exercise")
-COACH_VIEW_ONLY_MODELS = ("setresult", "programrevision")
+COACH_EDITABLE_MODELS = (
+    "program",
+    "week",
+    "session",
+    "cardioblock",
+    "exercise",
+    "programtemplate",
+)
+COACH_VIEW_ONLY_MODELS = ("setresult", "programrevision", "templateassignment", "templateversion")
 
 
 def ensure_coach_group() -> Group:
@@ -32,3 +39,12 @@ def ensure_staff_group() -> Group:
         Permission.objects.filter(content_type__app_label="programs", codename__startswith="view_")
     )
     return group
+
+
+def refresh_groups(**kwargs) -> None:
+    """After ``migrate`` (``post_migrate``): the groups that exist get the permissions of models
+    added since (the coaches' templates), as ``seed_demo`` would give them; none is created."""
+    if Group.objects.filter(name=COACHES_GROUP).exists():
+        ensure_coach_group()
+    if Group.objects.filter(name=STAFF_GROUP).exists():
+        ensure_staff_group()

@@ -7,6 +7,7 @@ Undo calls the same); Restore is a new change set. Staff read the history and ch
 from __future__ import annotations
 
 from django.contrib import admin, messages
+from django.contrib.admin.views.main import ChangeList
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
@@ -24,11 +25,20 @@ from .. import services
 from ..editor import views as editor_views
 from ..history import HistoryError, change_set_of, describe, revision_lines, revision_restore
 from ..models import Program, ProgramRevision
+from ..plan_templates import views as template_views
 from .formsets import adopt, update_changed
 from .inlines import WeekInline
 from .mixins import OwnedAdminMixin, start_recording
 
 REVISIONS_PER_PAGE = 25
+
+
+class PlansChangeList(ChangeList):
+    """The programs list shows athletes' plans: a template's program is listed with templates
+    (its own pages, history included, stay reachable by id)."""
+
+    def get_queryset(self, request, exclude_parameters=None):
+        return super().get_queryset(request, exclude_parameters).filter(as_template__isnull=True)
 
 
 @admin.register(Program)
@@ -43,6 +53,9 @@ class ProgramAdmin(OwnedAdminMixin, admin.ModelAdmin):
 
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(week_count=Count("weeks"))
+
+    def get_changelist(self, request, **kwargs):
+        return PlansChangeList
 
     @admin.display(description="Weeks", ordering="week_count")
     def week_count(self, obj: Program) -> int:
@@ -110,6 +123,11 @@ class ProgramAdmin(OwnedAdminMixin, admin.ModelAdmin):
                 "<path:object_id>/editor/apply/",
                 bound(editor_views.apply),
                 name="{}_{}_editor_apply".format(*info),
+            ),
+            path(
+                "<path:object_id>/save-as-template/",
+                bound(template_views.save_as),
+                name="{}_{}_save_as_template".format(*info),
             ),
             path(
                 "<path:object_id>/history/<int:revision_id>/<str:action>/",

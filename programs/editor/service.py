@@ -109,7 +109,7 @@ def _translate(program: Program, data: Any) -> tuple[Translation | None, list[Pr
     return translation, translation.problems
 
 
-def _items(translation: Translation, batch: BatchResult) -> tuple[list[dict], list[Problem]]:
+def call_items(translation: Translation, batch: BatchResult) -> tuple[list[dict], list[Problem]]:
     """The card's items (label, before → after details, whether it can be applied) and the
     failed calls' errors in words, attached to the rows they are about."""
     results = {r.tool_call_id: r for r in batch.results}
@@ -137,7 +137,7 @@ def _items(translation: Translation, batch: BatchResult) -> tuple[list[dict], li
     return items, problems
 
 
-def _whatif(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def whatif_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{**row, "change_text": f"{row['change']:+.1f}".replace("-", "−")} for row in rows]
 
 
@@ -154,14 +154,14 @@ def preview(*, program: Program, user: Any, data: Any) -> EditorResult:
         return EditorResult(version=now, message="Nothing has changed.")
     ctx = ToolContext(athlete=program.athlete, program=program, user=user)
     batch = preview_calls(ctx=ctx, calls=translation.calls)
-    items, problems = _items(translation, batch)
+    items, problems = call_items(translation, batch)
     return EditorResult(
         ok=batch.success,
         problems=problems,
         items=items,
         summary=batch.preview.get("summary", ""),
         warnings=batch.preview.get("warnings", []),
-        whatif=_whatif(batch.preview.get("whatif", [])),
+        whatif=whatif_rows(batch.preview.get("whatif", [])),
         key_dates=[f"{label} ({day.isoformat()})" for label, day in projection.key_dates(ctx)],
         version=now,
         message="" if batch.success else "Some changes can't be made; nothing will be saved.",
@@ -191,7 +191,7 @@ def apply(*, program: Program, user: Any, data: Any) -> EditorResult:
     )
     if batch.stale:
         return _stale(program, version, program_version(program_id=program.pk))
-    items, problems = _items(translation, batch)
+    items, problems = call_items(translation, batch)
     if not batch.success:
         return EditorResult(
             problems=problems,

@@ -52,17 +52,25 @@ OPTIONAL_FIELDS = {"scheduled_date", "day_of_week"}
 def program_tree(program: Program) -> list[Week]:
     """The program's weeks with their sessions (cardio joined), exercises and a count of each
     exercise's logged sets: three queries whatever the number of weeks."""
+    return program_trees([program.pk])[program.pk]
+
+
+def program_trees(program_ids: list[int]) -> dict[int, list[Week]]:
+    """``program_tree`` of many programs at once, by program id: the same three queries."""
     exercises = Exercise.objects.order_by("position").annotate(logged=Count("sets"))
     sessions = (
         Session.objects.order_by("position")
         .select_related("cardio")
         .prefetch_related(Prefetch("exercises", queryset=exercises))
     )
-    return list(
-        Week.objects.filter(program=program)
-        .order_by("position")
+    trees: dict[int, list[Week]] = {pk: [] for pk in program_ids}
+    for week in (
+        Week.objects.filter(program_id__in=program_ids)
+        .order_by("program_id", "position")
         .prefetch_related(Prefetch("sessions", queryset=sessions))
-    )
+    ):
+        trees[week.program_id].append(week)
+    return trees
 
 
 # --- the desired tree -----------------------------------------------------------------------------

@@ -32,7 +32,7 @@ TEMPLATE = "admin/programs/program/editor.html"
 PREVIEW_TEMPLATE = "admin/programs/program/_editor_result.html"
 
 
-def _program(model_admin: Any, request: HttpRequest, object_id: str) -> Program:
+def program_to_change(model_admin: Any, request: HttpRequest, object_id: str) -> Program:
     program = model_admin._get_visible_or_404(request, object_id)
     if not (model_admin.has_change_permission(request, program) and may_act(request.user, program)):
         raise PermissionDenied
@@ -51,23 +51,42 @@ def _last_save(program: Program) -> dict[str, Any] | None:
 
 @require_GET
 def editor(request: HttpRequest, model_admin: Any, object_id: str) -> HttpResponse:
-    program = _program(model_admin, request, object_id)
-    opts = model_admin.opts
+    program = program_to_change(model_admin, request, object_id)
+    urls = {
+        "preview_url": reverse("admin:programs_program_editor_preview", args=[program.pk]),
+        "apply_url": reverse("admin:programs_program_editor_apply", args=[program.pk]),
+        "history_url": reverse("admin:programs_program_history", args=[program.pk]),
+    }
+    return editor_page(request, model_admin, program, obj=program, urls=urls)
+
+
+def editor_page(
+    request: HttpRequest,
+    model_admin: Any,
+    program: Program,
+    *,
+    obj: Any,
+    urls: dict[str, str],
+    extra: dict[str, Any] | None = None,
+) -> HttpResponse:
+    """The editor of ``program``, shown as a page of ``model_admin`` about ``obj`` (the program
+    itself, or the template holding it), posting to ``urls``."""
     context = {
         **model_admin.admin_site.each_context(request),
-        "title": f"Edit {program.name}",
+        # the page's own width for the sessions, as the roster does: no app sidebar beside it
+        "is_nav_sidebar_enabled": False,
+        "title": f"Edit {obj.name}",
         "subtitle": None,
-        "opts": opts,
-        "object": program,
+        "opts": model_admin.opts,
+        "object": obj,
         "program": program,
         "weeks_html": render.weeks_html(program_tree(program)),
         "last_save": _last_save(program),
         "blank_week": render.week_html(None),
         "blank_session": render.session_html(None),
         "blank_exercise": render.exercise_html(None),
-        "preview_url": reverse("admin:programs_program_editor_preview", args=[program.pk]),
-        "apply_url": reverse("admin:programs_program_editor_apply", args=[program.pk]),
-        "history_url": reverse("admin:programs_program_history", args=[program.pk]),
+        **urls,
+        **(extra or {}),
     }
     request.current_app = model_admin.admin_site.name
     return TemplateResponse(request, TEMPLATE, context)
@@ -80,7 +99,12 @@ def _body(request: HttpRequest) -> Any:
         raise TreeError("The page sent something that is not the program.") from exc
 
 
-def _answer(request: HttpRequest, program: Program, result: service.EditorResult) -> JsonResponse:
+def _answer(
+    request: HttpRequest,
+    program: Program,
+    result: service.EditorResult,
+    extra: dict[str, Any] | None = None,
+) -> JsonResponse:
     undo_url = ""
     if result.revision is not None:
         undo_url = reverse(
@@ -89,7 +113,7 @@ def _answer(request: HttpRequest, program: Program, result: service.EditorResult
         )
     html = render_to_string(
         PREVIEW_TEMPLATE,
-        {"result": result, "program": program, "undo_url": undo_url},
+        {"result": result, "program": program, "undo_url": undo_url, **(extra or {})},
         request=request,
     )
     return JsonResponse(
@@ -105,7 +129,12 @@ def _answer(request: HttpRequest, program: Program, result: service.EditorResult
 
 
 def _run(step: Any, model_admin: Any, request: HttpRequest, object_id: str) -> HttpResponse:
-    program = _program(model_admin, request, object_id)
+    return run(step, request, program_to_change(model_admin, request, object_id))
+
+
+def run(step: Any, request: HttpRequest, program: Program, after: Any = None) -> HttpResponse:
+    """Preview or apply (``step``) the posted tree on ``program``, the user already authorised;
+    ``after(result)`` gives more context for the answer (the template's next step)."""
     try:
         result = step(program=program, user=request.user, data=_body(request))
     except TreeError as refused:
@@ -121,7 +150,7 @@ def _run(step: Any, model_admin: Any, request: HttpRequest, object_id: str) -> H
             change_message=f"Program editor: {result.message} {result.summary}".strip(),
             single_object=True,
         )
-    return _answer(request, program, result)
+    return _answer(request, program, result, after(result) if after else None)
 
 
 @require_POST

@@ -57,5 +57,6 @@ def test_the_policy_reads_its_declarations_at_start_up():
 def test_the_policy_discovers_each_familys_declarations(db):
     owners, coaching, coach_reads_only = policy._declarations()
     assert {"programs.Program", "nutrition.Household", settings.AUTH_USER_MODEL} <= set(owners)
-    assert [c.model._meta.label for c in coaching] == ["programs.Program"]
+    # athletes' programs: a coach's templates (programs of their own) are no coaching
+    assert [c.model._meta.label for c in coaching] == ["programs.AthleteProgram"]
     assert "library.LibraryWorkout" in coach_reads_only
