@@ -75,7 +75,9 @@ def sync_feed_events(*, feed: CalendarFeed) -> list[FeedEvent]:
     now = timezone.now()
     known = {event.session_pk: event for event in FeedEvent.objects.filter(feed=feed)}
     scheduled = Session.objects.filter(
-        week__program__athlete_id=feed.athlete_id, scheduled_date__isnull=False
+        week__program__athlete_id=feed.athlete_id,
+        week__program__as_template__isnull=True,  # a coach's template is nobody's plan
+        scheduled_date__isnull=False,
     ).values_list("pk", "scheduled_date", "name")
     new, changed = [], []
     for pk, date, name in scheduled:

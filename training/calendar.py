@@ -199,7 +199,10 @@ def calendar_days(
     }
     sessions = list(
         Session.objects.filter(
-            week__program__athlete=athlete, scheduled_date__gte=start, scheduled_date__lte=end
+            week__program__athlete=athlete,
+            week__program__as_template__isnull=True,  # a coach's template is nobody's plan
+            scheduled_date__gte=start,
+            scheduled_date__lte=end,
         )
         .select_related("week__program", "cardio")
         .prefetch_related(Prefetch("exercises", queryset=Exercise.objects.order_by("position")))
