@@ -49,6 +49,7 @@
       handle: ".ed-handle",
       animation: 150,
       fallbackOnBody: true,
+      forceFallback: true, // pointer events, not HTML5 drag: the same on a mouse, a pen and a tablet
       onEnd: changed,
     });
   }
