@@ -8,13 +8,14 @@ its clauses (whatever else it holds, the crisis path wins); then the message spl
 seeing the calls of the ones before it as what "it" means; then the whole message; then the same
 with misspelt words corrected to the nearest word the grammar knows (rapidfuzz). Each reading is
 tried best first (hassil's order: fewer wildcards, more literal words); a build that finds the
-words don't mean its intent raises ``NotMeant`` and the next reading is tried. Numbers glued to
-their unit ("4x12", "60kg", "30-minute") are parted first. What is still not understood gets the
+words don't mean its intent raises ``NotMeant`` and the next reading is tried. The message is
+cleaned first (``cleaning``: quotes, contractions typed without their apostrophe, numbers glued to
+their unit). What is still not understood gets the
 nearest examples (``nearest``), never a guess.
 
 Why hassil: it is the matcher of Home Assistant's local intents, kept by its maintainers, with
 the template syntax people already write (alternatives, optionals, slot lists, expansion rules,
-numbers written as words), and it matches a few hundred templates in milliseconds."""
+numbers written as words, skip words), and it matches a few hundred templates in milliseconds."""
 
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ from hassil import Intents, recognize_all
 from hassil.intents import TextSlotList
 from rapidfuzz import fuzz, process
 
+from .cleaning import clean as _clean
 from .grammar import CommandError, Parsed
 from .language import SHARED, Ask, Intent, Language, NotMeant, Slots, World
 from .phrases import phrase_language
@@ -135,12 +137,17 @@ def grammar() -> _Grammar:
     normal: dict[str, Any] = {}
     crisis: dict[str, Any] = {}
     words: set[str] = set()
+    skip_words: list[str] = []
     for language in (SHARED, *languages()):
         for name, pairs in language.values.items():
             _declare(lists, name, {"values": [{"in": w, "out": v} for w, v in pairs]}, "list")
             words.update(word for w, _ in pairs for word in _WORD.findall(w.lower()))
         for name, (low, high) in language.ranges.items():
-            _declare(lists, name, {"range": {"from": low, "to": high}}, "list")
+            span: dict[str, Any] = {"from": low, "to": high}
+            if name in language.decimals:
+                span["fractions"] = "tenths"
+            _declare(lists, name, {"range": span}, "list")
+        skip_words.extend(w for w in language.skip_words if w not in skip_words)
         for name in language.wildcards:
             _declare(lists, name, {"wildcard": True}, "list")
         for name, fill in language.lists.items():
@@ -169,7 +176,8 @@ def grammar() -> _Grammar:
         for name, i in by_name.items()
     }
     return _Grammar(
-        intents=Intents.from_dict({**base, "intents": normal}),
+        intents=Intents.from_dict({**base, "intents": normal, "skip_words": skip_words}),
+        # The crisis intents read every word as said: nothing around them is a skip word.
         crisis=Intents.from_dict({**base, "intents": crisis}) if crisis else None,
         by_name=by_name,
         fills=fills,
@@ -221,7 +229,7 @@ def _matches(
     ``athlete_lists=False`` reads none of the athlete's data (the crisis intents hold none)."""
     lists = _slot_lists(world) if athlete_lists else {}
     results = sorted(recognize_all(text, intents, slot_lists=lists, language="en"), key=_score)
-    found, seen = [], set()
+    found, seen, scores = [], set(), []
     for result in results:
         values = {name: _number(entity.value) for name, entity in result.entities.items()}
         words = {name: str(entity.text).strip() for name, entity in result.entities.items()}
@@ -232,7 +240,29 @@ def _matches(
         if key not in seen:
             seen.add(key)
             found.append((grammar().by_name[result.intent.name], Slots(values, words, world, text)))
-    return found
+            scores.append(_score(result))
+    return _by_fit(found, scores)
+
+
+def _fit(match: tuple[Intent, Slots]) -> int:
+    intent, slots = match
+    if intent.fit is None:
+        return 0
+    try:
+        return intent.fit(slots)
+    except (NotMeant, CommandError):
+        return 0
+
+
+def _by_fit(
+    found: list[tuple[Intent, Slots]], scores: list[tuple[int, int, int]]
+) -> list[tuple[Intent, Slots]]:
+    """The best-ranked readings, when they are of several intents that declare a ``fit``, in the
+    order of how well the athlete's data answers each (ties keep hassil's order)."""
+    top = [m for m, score in zip(found, scores, strict=True) if score == scores[0]] if found else []
+    if len({i.name for i, _ in top}) < 2 or not any(i.fit for i, _ in top):
+        return found
+    return sorted(top, key=lambda m: -_fit(m)) + found[len(top) :]
 
 
 def _build(match: tuple[Intent, Slots]) -> list[Parsed] | Ask:
@@ -258,18 +288,6 @@ def _first(
     return None
 
 
-def _clean(message: str) -> str:
-    text = message.strip().strip("\"'“”").strip()
-    text = re.sub(r"[’‘`]", "'", text)
-    text = re.sub(r"[“”]", '"', text)
-    # Numbers glued to what they count, as people type them: "4x12", "60kg", "90s", "30-minute".
-    text = re.sub(r"\b(\d+)\s*[x×]\s*(\d+)\b", r"\1 x \2", text)
-    text = re.sub(
-        r"\b(\d+(?:\.\d+)?)-?(?!(?:st|nd|rd|th)\b)([a-z]{1,7})\b", r"\1 \2", text, flags=re.I
-    )
-    return re.sub(r"\s+", " ", text).rstrip(" .!?")
-
-
 def _corrected(text: str, world: World, *, athlete_lists: bool = True) -> str:
     """``text`` with each word the grammar doesn't know replaced by the nearest one it knows
     (similarity ≥ 80, words of four letters or more), the athlete's own names included (unless
@@ -278,13 +296,13 @@ def _corrected(text: str, world: World, *, athlete_lists: bool = True) -> str:
     for pairs in _filled(world).values() if athlete_lists else ():
         for words, _ in pairs:
             known.update(_WORD.findall(words.lower()))
-    vocabulary = sorted(known)
+    candidates = sorted(known)
 
     def fix(m: re.Match[str]) -> str:
         word = m.group(0)
         if len(word) < 5 or word.lower() in known:  # short words: too many near neighbours
             return word
-        best = process.extractOne(word.lower(), vocabulary, scorer=fuzz.ratio, score_cutoff=80)
+        best = process.extractOne(word.lower(), candidates, scorer=fuzz.ratio, score_cutoff=80)
         return best[0] if best else word
 
     return re.sub(r"[A-Za-z][A-Za-z'\-]+", fix, text)
