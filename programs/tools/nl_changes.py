@@ -181,7 +181,20 @@ def rest(slots: Slots) -> list[Parsed] | Ask:
     )
 
 
+# Words that say when, not why: a "reason" holding them ("skip squats from next week on") was a
+# time the grammar didn't read, and a skip of this week would change the wrong weeks.
+_NOT_A_REASON = re.compile(
+    r"\b(?:weeks?|every|each|from|until|till|onwards?|starting|rest of|next|all|sessions?"
+    r"|workouts?|always|anymore|any more|forever|permanently)\b",
+    re.I,
+)
+
+
 def skip(slots: Slots) -> list[Parsed] | Ask:
+    """Skip an exercise ("today" said of one planned another day of the week is that week's: seed
+    000's "I can't do squats today, skip that exercise")."""
+    if _NOT_A_REASON.search(str(slots.get("reason") or "")):
+        raise NotMeant(slots.get("reason"))
     return _modify(
         exercises_meant(slots, every_week=False), lambda e: {"skipped": True}, "skip {name}"
     )
