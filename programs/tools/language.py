@@ -61,7 +61,7 @@ LANGUAGE = Language(
     },
     wildcards=("new_name", "note", "phase", "reason"),
     values=VALUES,
-    decimals=("load",),
+    decimals=("load", "bare_load"),
     ranges={
         "week": (1, 52),
         "target_week": (1, 52),
@@ -72,6 +72,7 @@ LANGUAGE = Language(
         "reps": (1, 100),
         "times": (1, 5),
         "load": (1, 1500),
+        "bare_load": (1, 1500),
         "rest": (0, 900),
         "minutes": (1, 600),
     },
@@ -163,6 +164,29 @@ LANGUAGE = Language(
             ),
             build=ex.load,
             examples=("put Monday's squats at 225 lbs", "make the overhead press heavier"),
+        ),
+        Intent(
+            "load_up",
+            (
+                f"<ask> {SS} (add|put|throw) [on] [another|an extra] <load> [more] (to|on|onto) <ex> {SS}",
+                f"<ask> {SS} <load> (more|heavier) (on|for) <ex> {SS}",
+            ),
+            build=_with(ex.load, delta=1),
+        ),
+        Intent(
+            "load_down",
+            (
+                f"<ask> {SS} (take|drop|knock) [off] <load> (off|from) <ex> {SS}",
+                f"<ask> {SS} <load> (less|lighter) (on|for) <ex> {SS}",
+            ),
+            build=_with(ex.load, delta=-1),
+        ),
+        Intent(
+            "load_unit_unsaid",
+            (
+                f"<ask> {SS} (put|set|bump|increase|raise|drop|lower|take|change|make|up) <ex> {SS} [up|down] (to|at) {{bare_load}} {SS}",
+            ),
+            build=ex.load,
         ),
         Intent(
             "rest",
@@ -279,6 +303,7 @@ LANGUAGE = Language(
             "deload_week",
             (
                 "<ask> [add|insert|put|schedule|plan|give me|i need|i want|we need|i'd like|can i have|can i get|could i have|could i get|can we have|can we add|how about|let's have|lets have] [in] [a|an] {phase_kind} week (after week {week}|at the end [of the (program|plan|block)]|[at the end])",
+                "<ask> [add|insert|put|schedule|plan|give me|i need|i want|we need|i'd like|can i have|can i get|could i have|could i get|can we have|can we add|how about|let's have|lets have] [in] [a|an] {phase_kind} after week {week}",
             ),
             build=pl.deload_week,
             examples=("add a deload week after week 4",),

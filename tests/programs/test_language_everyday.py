@@ -128,3 +128,34 @@ def test_less_weight_without_a_load_asks_how_light_with_loads_as_chips(built, me
     result = say(built, message)
     assert result is not None and result.calls == [] and result.ask is not None
     assert result.ask.options and all("lbs" in option for option in result.ask.options)
+
+
+def test_a_load_added_or_taken_off_moves_the_load_in_its_own_unit(built):
+    assert calls(say(built, "add 10 lbs to squats")) == [
+        ex(w, 1, 1, targetLoad="145 lbs") for w in (1, 2, 3, 4)
+    ]
+    assert calls(say(built, "take 10 lbs off the deadlift on friday")) == [
+        ex(1, 3, 1, targetLoad="125 lbs")
+    ]
+
+
+def test_a_load_added_in_another_unit_is_refused_in_words(built):
+    result = say(built, "put 2.5 kg more on the bench")
+    assert result is not None and result.calls == [] and "135 lbs" in result.problem
+
+
+def test_a_number_without_its_unit_asks_which_with_chips(built):
+    result = say(built, "bump the bench to 12")
+    assert result is not None and result.calls == [] and result.ask is not None
+    assert result.ask.options == (
+        "bump the bench to 12 lbs",
+        "bump the bench to 12 kg",
+        "bump the bench to 12 reps",
+    )
+    [(_, arguments)] = calls(say(built, "bump the bench to 62.5 kg on wednesday"))
+    assert arguments["updates"] == {"targetLoad": "62.5 kg"}
+
+
+def test_a_deload_without_the_word_week(built):
+    [(name, arguments)] = calls(say(built, "deload after week 3 pls"))
+    assert name == "add_week" and arguments["position"] == 4
