@@ -73,3 +73,17 @@ def test_a_days_question_is_the_dated_plans_read_when_a_session_that_day_has_no_
     assert calls(program, "what do I have on saturday") == [
         ("get_training_plan", {"start_date": "2026-11-28", "end_date": "2026-11-28"})
     ]
+
+
+def test_cant_make_it_then_do_it_another_day_instead_is_a_move(program):
+    assert calls(program, "cant make it tomorrow, can we do it saturday instead") == [
+        (
+            "reschedule_workout",
+            {"workout_id": ref(2, "Lower Body B"), "new_date": "2026-11-28", "strategy": "swap"},
+        )
+    ]
+
+
+def test_a_reason_that_goes_on_naming_sessions_is_no_skip_of_the_first(program):
+    understood = say(program, "can't train today or tomorrow, ill")
+    assert understood is None or understood.calls == []

@@ -108,6 +108,9 @@ _MOVE = re.compile(
 )
 
 
+_MORE_SESSIONS = re.compile(r"(?:or|and|nor|&|plus|as well as)\b", re.I)
+
+
 def _skip(slots: Slots) -> Parsed | list[Parsed] | Ask:
     session = _session(slots)
     if isinstance(session, Ask):
@@ -115,6 +118,10 @@ def _skip(slots: Slots) -> Parsed | list[Parsed] | Ask:
     if _already(slots, "skip_workout", session.ref):
         return []
     reason = _free(slots.get("reason") or "")
+    if _MORE_SESSIONS.match(reason):
+        # "can't train today or tomorrow, ill": the "reason" goes on naming sessions; one skip
+        # would leave the others out.
+        raise NotMeant
     if _MOVE.search(reason):
         # "I can't make tomorrow's session, push it to Friday" asks for a move, not a skip whose
         # reason is "push it to Friday": a skip would change the wrong thing.
@@ -218,6 +225,7 @@ INTENTS = (
         "move_session",
         (
             *(f"{CANT} {MAKE} {S} [so] {move}" for move in _moves(THAT_ONE)),
+            f"{CANT} {MAKE} {S} [so] {LEAD} do {THAT_ONE} [on] {T} [rather] instead",
             *_moves(S_OR_IT),
             f"{LEAD} do {S_OR_IT} {T} [rather] instead",
             f"{LEAD} (push|move|postpone|delay|bump|shift) [back] {S_OR_IT} [back|later]",
