@@ -159,3 +159,9 @@ def test_a_number_without_its_unit_asks_which_with_chips(built):
 def test_a_deload_without_the_word_week(built):
     [(name, arguments)] = calls(say(built, "deload after week 3 pls"))
     assert name == "add_week" and arguments["position"] == 4
+
+
+def test_a_past_tense_report_is_no_typo_of_the_exercise(built):
+    # "benched" is not corrected to "bench": a report of a lift is no change of the plan
+    result = say(built, "benched 62.5kg today")
+    assert result is None or result.calls == []

@@ -41,10 +41,12 @@ MAX_MESSAGE = 400  # characters understood; a longer message is not a command
 _CLAUSES = re.compile(
     r"\s*(?:;|,?\s+and then\s+|,?\s+then\s+|,?\s+and also\s+|,?\s+and\s+|\.\s+)\s*", re.I
 )
-_WORD = re.compile(r"[a-z][a-z'\-]+")
+WORD = re.compile(r"[a-z][a-z'\-]+")
 _RULE = re.compile(r"<(\w+)>")
+# Endings that make another form of a word ("benched"), not a typo of it.
+_INFLECTED = re.compile(r"e?d|ing|ers?")
 # Words every intent shares: they say nothing about which one a message means.
-_COMMON = frozenset(
+COMMON = frozenset(
     [
         "a",
         "an",
@@ -141,7 +143,7 @@ def grammar() -> _Grammar:
     for language in (SHARED, *languages()):
         for name, pairs in language.values.items():
             _declare(lists, name, {"values": [{"in": w, "out": v} for w, v in pairs]}, "list")
-            words.update(word for w, _ in pairs for word in _WORD.findall(w.lower()))
+            words.update(word for w, _ in pairs for word in WORD.findall(w.lower()))
         for name, (low, high) in language.ranges.items():
             span: dict[str, Any] = {"from": low, "to": high}
             if name in language.decimals:
@@ -155,14 +157,14 @@ def grammar() -> _Grammar:
             _declare(lists, name, {"values": []}, "list")
         for name, template in language.rules.items():
             _declare(rules, name, template, "rule")
-            words.update(_WORD.findall(template.lower()))
+            words.update(WORD.findall(template.lower()))
         for intent in language.intents:
             _declare(by_name, intent.name, intent, "intent")
             (crisis if language.crisis else normal)[intent.name] = {
                 "data": [{"sentences": list(intent.sentences)}]
             }
             for sentence in intent.sentences:
-                words.update(_WORD.findall(re.sub(r"\{\w+\}|<\w+>", " ", sentence.lower())))
+                words.update(WORD.findall(re.sub(r"\{\w+\}|<\w+>", " ", sentence.lower())))
     base = {"language": "en", "lists": lists, "expansion_rules": rules}
     examples = tuple(e for i in by_name.values() for e in i.examples)
     expanded = {
@@ -170,9 +172,9 @@ def grammar() -> _Grammar:
         for name, i in by_name.items()
     }
     intent_words = {
-        name: frozenset(_WORD.findall(re.sub(r"\{\w+\}|<\w+>", " ", " ".join(i.sentences).lower())))
-        - _COMMON
-        | (frozenset(_WORD.findall(expanded[name].lower())) - _COMMON)
+        name: frozenset(WORD.findall(re.sub(r"\{\w+\}|<\w+>", " ", " ".join(i.sentences).lower())))
+        - COMMON
+        | (frozenset(WORD.findall(expanded[name].lower())) - COMMON)
         for name, i in by_name.items()
     }
     return _Grammar(
@@ -295,7 +297,7 @@ def _corrected(text: str, world: World, *, athlete_lists: bool = True) -> str:
     known = set(grammar().words)
     for pairs in _filled(world).values() if athlete_lists else ():
         for words, _ in pairs:
-            known.update(_WORD.findall(words.lower()))
+            known.update(WORD.findall(words.lower()))
     candidates = sorted(known)
 
     def fix(m: re.Match[str]) -> str:
@@ -303,6 +305,8 @@ def _corrected(text: str, world: World, *, athlete_lists: bool = True) -> str:
         if len(word) < 5 or word.lower() in known:  # short words: too many near neighbours
             return word
         best = process.extractOne(word.lower(), candidates, scorer=fuzz.ratio, score_cutoff=80)
+        if best and _INFLECTED.fullmatch(word.lower().removeprefix(best[0])):
+            return word  # "benched" is no typo of "bench": another form may mean another thing
         return best[0] if best else word
 
     return re.sub(r"[A-Za-z][A-Za-z'\-]+", fix, text)
@@ -367,29 +371,3 @@ def understand(message: str, world: World) -> Understood | None:
     if isinstance(result, Ask):
         return Understood(ask=result)
     return Understood(calls=result)
-
-
-def nearest(message: str, *, limit: int = 3, extra: tuple[str, ...] = ()) -> list[str]:
-    """The declared examples nearest to ``message`` (the "Did you mean" chips): each intent's
-    example closest in words, scored also by how many of the message's words are the intent's
-    own (its verbs: "replace squat" is nearer "swap squats for lunges" than "fewer reps on
-    squats"), one chip per intent; then ``extra`` (the commands' examples) by words alone."""
-    g = grammar()
-    text = _clean(message).lower()
-    said = set(_WORD.findall(text)) - _COMMON
-    scored: list[tuple[float, str]] = []
-    for name, intent in g.by_name.items():
-        if not intent.examples:
-            continue
-        found = process.extractOne(text, intent.examples, scorer=fuzz.token_set_ratio)
-        shared = len(said & g.intent_words[name]) / max(1, len(said))
-        scored.append((0.7 * found[1] + 30 * shared, found[0]))
-    for example in extra:
-        scored.append((0.7 * fuzz.token_set_ratio(text, example), example))
-    scored.sort(key=lambda pair: -pair[0])
-    ranked = list(dict.fromkeys(example for _, example in scored))
-    best = {example: score for score, example in reversed(scored)}
-    chips = [example for example in ranked if best[example] >= 35][:limit]
-    if len(chips) == 1:  # a second, near enough, to choose between
-        chips += [example for example in ranked[1:2] if best[example] >= 25]
-    return chips
