@@ -147,7 +147,7 @@ def grammar() -> _Grammar:
         for name, (low, high) in language.ranges.items():
             span: dict[str, Any] = {"from": low, "to": high}
             if name in language.decimals:
-                span["fractions"] = "tenths"
+                span["fractions"] = "halves"
             _declare(lists, name, {"range": span}, "list")
         skip_words.extend(w for w in language.skip_words if w not in skip_words)
         for name in language.wildcards:
