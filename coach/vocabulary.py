@@ -80,6 +80,34 @@ _SMALL_NUMBERS = [
 ]
 NUMBER_WORDS = {word: n for n, word in enumerate(_SMALL_NUMBERS, start=1)}
 
+# Contractions as people type them without the apostrophe ("cant", "im", "whats"), each with its
+# written form ("ill" is a word of its own, never "I'll"); "id" is "I'd" only before the words
+# that make it so ("id like", "id rather").
+CONTRACTIONS = {
+    "cant": "can't",
+    "dont": "don't",
+    "wont": "won't",
+    "didnt": "didn't",
+    "doesnt": "doesn't",
+    "isnt": "isn't",
+    "arent": "aren't",
+    "wasnt": "wasn't",
+    "couldnt": "couldn't",
+    "shouldnt": "shouldn't",
+    "wouldnt": "wouldn't",
+    "havent": "haven't",
+    "hasnt": "hasn't",
+    "im": "i'm",
+    "ive": "i've",
+    "whats": "what's",
+    "thats": "that's",
+    "hows": "how's",
+    "wheres": "where's",
+    "theres": "there's",
+    "youre": "you're",
+}
+I_WOULD_BEFORE = ("like", "love", "rather", "prefer", "want")
+
 WEIGHT_UNITS = ("kg", "lb")
 DISTANCE_UNITS = ("km", "mi")
 METRES_PER_UNIT = {"km": 1000.0, "mi": 1609.344}

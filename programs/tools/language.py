@@ -44,7 +44,7 @@ SESS = (
 SESSW = "(<the> ({day}|{when}|{session_name}) (workout|session|training|day|lift)|{this_session}|{day}'s)"
 WHERE = (
     "((on|for|from|in|into|to|of|at) " + SESS + "|{this_week}|{next_week}|{when}"
-    "|[(in|for|of|on|during)] week {week}|(this|next) {day})"
+    "|[(in|for|of|on|during)] week {week}|(this|next) {day}|{ongoing})"
 )
 SR = (
     "({sets} sets (of|x|by|with) {reps} [reps]|{sets} x {reps} [reps]|{sets} by {reps}"
@@ -61,6 +61,7 @@ LANGUAGE = Language(
     },
     wildcards=("new_name", "note", "phase", "reason"),
     values=VALUES,
+    decimals=("load", "bare_load"),
     ranges={
         "week": (1, 52),
         "target_week": (1, 52),
@@ -71,11 +72,12 @@ LANGUAGE = Language(
         "reps": (1, 100),
         "times": (1, 5),
         "load": (1, 1500),
+        "bare_load": (1, 1500),
         "rest": (0, 900),
         "minutes": (1, 600),
     },
     rules={
-        "ask": "[please|pls|can you|could you|would you|can u|i want to|i'd like to|i wanna|let's|lets|i need to|we need to|go ahead and] [please]",
+        "ask": "[please|pls|can you|could you|would you|can u|i want to|i'd like to|i wanna|let's|lets|i need to|we need to|go ahead and|can we|could we|can i|could i|shall we] [please]",
         "ex": EX,
         "other": OTHER,
         "sess": SESS,
@@ -101,7 +103,7 @@ LANGUAGE = Language(
             "sets_and_reps",
             (
                 f"<ask> {SS} (make|set|change|do|give me|put|switch|bump|increase|decrease|lower|raise|take|move) <ex> {SS} [up|down] [to|at|as|for] <sr> {SS}",
-                f"<ask> {SS} [do|give me|make it] <sr> (of|on|for|with|in) <ex> {SS}",
+                f"<ask> {SS} [do|give me|make it|i want|i'd like|i need|i'll do|let's do|we do] <sr> (of|on|for|with|in) <ex> {SS}",
                 f"{SS} <ex> {SS} [to|at|for] <sr> {SS} [please]",
                 f"<ask> {SS} (increase|decrease|change|set|bump [up]|raise|lower|up|drop|make|cut) <the> (reps|rep count|repetitions) (on|of|for|in) <ex> {SS} to {{reps}} [reps] {SS}",
                 f"<ask> {SS} (increase|decrease|change|set|bump [up]|raise|lower|up|drop|make|cut) <ex> {SS} reps to {{reps}} {SS}",
@@ -156,9 +158,35 @@ LANGUAGE = Language(
                 f"<ask> {SS} go {{direction}} (on|with|for) <ex> {SS} [at|to|with] [<load>] {SS}",
                 f"<ask> {SS} make (it|that|them|this) {{direction}} {SS} [at|to] [<load>]",
                 f"<ask> {SS} (use|do|lift|load) <load> (on|for) <ex> {SS}",
+                f"{SS} <ex> {SS} [at|to|@|with] <load> {SS}",
+                f"<ask> {SS} {{weight_change:direction}} (on|for|of|with|to) <ex> {SS} [[to|at] <load>] {SS}",
+                f"<ask> {SS} (put|set|make|change|bump|increase|raise|drop|lower|reduce|cut|take|up) <the> (weight|load) (on|for|of|with) <ex> {SS} [up|down] (to|at) <load> {SS}",
             ),
             build=ex.load,
             examples=("put Monday's squats at 225 lbs", "make the overhead press heavier"),
+        ),
+        Intent(
+            "load_up",
+            (
+                f"<ask> {SS} (add|put|throw) [on] [another|an extra] <load> [more] (to|on|onto) <ex> {SS}",
+                f"<ask> {SS} <load> (more|heavier) (on|for) <ex> {SS}",
+            ),
+            build=_with(ex.load, delta=1),
+        ),
+        Intent(
+            "load_down",
+            (
+                f"<ask> {SS} (take|drop|knock) [off] <load> (off|from) <ex> {SS}",
+                f"<ask> {SS} <load> (less|lighter) (on|for) <ex> {SS}",
+            ),
+            build=_with(ex.load, delta=-1),
+        ),
+        Intent(
+            "load_unit_unsaid",
+            (
+                f"<ask> {SS} (put|set|bump|increase|raise|drop|lower|take|change|make|up) <ex> {SS} [up|down] (to|at) {{bare_load}} {SS}",
+            ),
+            build=ex.load,
         ),
         Intent(
             "rest",
@@ -166,6 +194,7 @@ LANGUAGE = Language(
                 f"<ask> {SS} rest <rest> [between sets] [(on|for|of|in|with) [sets of] <ex>] {SS}",
                 f"<ask> {SS} (give me|set|make|use|take|i want) <rest> [of] rest (on|for|between|in|with) [sets of] <ex> {SS}",
                 f"<ask> {SS} (set|change|make|increase|decrease|cut|shorten|lengthen) <the> rest (on|for|of|between sets of) <ex> {SS} to <rest> {SS}",
+                f"<ask> {SS} (set|change|make|increase|decrease|cut|shorten|lengthen) <the> rest [time|period] [to|at] <rest> (on|for|of|in|between sets of|between sets on) <ex> {SS}",
             ),
             build=ex.rest,
             examples=("rest 90 seconds between sets of bench",),
@@ -176,6 +205,9 @@ LANGUAGE = Language(
                 f"<ask> {SS} skip <ex> {SS} [{{reason}}]",
                 f"i (can't|cannot|can not|won't|will not|don't want to|couldn't) do <ex> {SS} [so] [please] skip (it|that|that exercise|them|those|this exercise) {SS}",
                 f"{SS} skip (it|that|that exercise|them|those) {SS} i (can't|cannot|can not) do <ex> {SS}",
+                f"[{{reason}}] i (can't|cannot|can not|won't be able to|am not able to|'m not able to|couldn't|don't want to|won't|will not) (do|manage) <ex> {SS} [{{reason}}]",
+                f"[{{reason}}] i('m| am) not (doing|going to do|gonna do|able to do) <ex> {SS} [{{reason}}]",
+                f"[{{reason}}] no <ex> {SS} [{{reason}}]",
             ),
             build=ex.skip,
             examples=("I can't do squats today, skip that exercise",),
@@ -208,7 +240,7 @@ LANGUAGE = Language(
         Intent(
             "move_exercise",
             (
-                f"<ask> {SS} (move|put|shift|bring) <ex> {SS} {{end}} [(of|on|in) <sess>] {SS}",
+                f"<ask> {SS} (move|put|shift|bring|do|have) <ex> {SS} {{end}} [(of|on|in) <sess>] {SS}",
                 f"<ask> {SS} (move|put|shift) <ex> {SS} to (position|number|spot|slot) {{to_position}} {SS}",
                 f"<ask> {SS} [i want to|i'd rather|let's|lets|i'd like to] (do|move|put|have) <ex> {{side}} <other> {SS}",
             ),
@@ -271,6 +303,7 @@ LANGUAGE = Language(
             "deload_week",
             (
                 "<ask> [add|insert|put|schedule|plan|give me|i need|i want|we need|i'd like|can i have|can i get|could i have|could i get|can we have|can we add|how about|let's have|lets have] [in] [a|an] {phase_kind} week (after week {week}|at the end [of the (program|plan|block)]|[at the end])",
+                "<ask> [add|insert|put|schedule|plan|give me|i need|i want|we need|i'd like|can i have|can i get|could i have|could i get|can we have|can we add|how about|let's have|lets have] [in] [a|an] {phase_kind} after week {week}",
             ),
             build=pl.deload_week,
             examples=("add a deload week after week 4",),
@@ -288,12 +321,14 @@ LANGUAGE = Language(
         Intent(
             "show_plan",
             (
-                "(what's|what is|whats|what've i got|what have i got|what do i have|what am i doing) [on|planned|planned for|scheduled|scheduled for|for|happening] [<the>] ({day}|{when}) [workout|session] [<wk>]",
+                "(what's|what is|whats|what've i got|what have i got|what do i have|what am i doing) [on|planned|scheduled|happening|in store] [for] [<the>] ({day}|{when}) [workout|session] [<wk>]",
                 "(what's|what is|whats) [in|on] (week {week}|{this_week}|{next_week}) [look like]",
                 "(show|give|tell) [me] [<the>] (week {week}|{this_week}|{next_week}|{day}|{when}) [plan|workout|session|program]",
                 "what does ({day}|{when}|week {week}|{next_week}|{this_week}) look like",
+                "(what's|what is|whats|what are) <the> (workout|session|training|lift|plan) [is] [for|on] ({day}|{when}) [<wk>]",
             ),
             build=pl.show,
+            fit=pl.show_fit,
             examples=("what's on Wednesday?", "show me week 4"),
         ),
     ),

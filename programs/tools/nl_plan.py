@@ -232,6 +232,25 @@ def show(slots: Slots) -> list[Parsed] | Ask:
     return [Parsed("get_week", {"weekNumber": week}, f"show week {week}")]
 
 
+def show_fit(slots: Slots) -> int:
+    """How well the week's read answers a day's question (``Intent.fit``): 1 when the sessions
+    labelled that weekday are the ones dated that day; 0 when a session dated that day carries
+    another weekday or none (the week's read, by weekday, would miss it) or nothing is there."""
+    world = slots.world
+    p = plan(world)
+    day = said_day(slots)
+    if day is None:
+        return 1 if p.weeks else 0
+    date = day_of(slots, world)
+    week = named_week(slots) or (p.week_of(date) if date is not None else None)
+    week = week or p.current_week(world.today)
+    if date is not None and any(
+        s.date == date and s.day.lower() != day.lower() for s in p.sessions
+    ):
+        return 0
+    return 1 if any(s.week == week and s.day.lower() == day.lower() for s in p.sessions) else 0
+
+
 def applied_by_button(slots: Slots) -> list[Parsed] | Ask:
     """Typing "yes, apply it" applies nothing: the preview's button decides."""
     return Ask(

@@ -176,7 +176,8 @@ def _by_position(slots: Slots, slot_name: str) -> list[Planned]:
 def exercises_meant(slots: Slots, *, every_week: bool, which: str = "") -> list[Planned] | Ask:
     """The exercise occurrences a sentence means (``which`` "" for the first reference,
     "other" for the second). Named with no week or day: the current week on when
-    ``every_week`` (a change of what it is), else the current week only."""
+    ``every_week`` (a change of what it is) or "from now on" is said (``ongoing``: with a day,
+    that day's in every week from the current one), else the current week only."""
     world = slots.world
     p = plan(world)
     name_slot, position_slot = ("other", "other_position") if which else ("exercise", "position")
@@ -211,21 +212,27 @@ def exercises_meant(slots: Slots, *, every_week: bool, which: str = "") -> list[
     name = names[0]
     week = named_week(slots)
     day = said_day(slots)
-    if day is not None and week is None:
+    ongoing = slots.get("ongoing")  # "from now on": every week from the current one on
+    every_week = every_week or bool(ongoing)
+    if day is not None and week is None and not ongoing:
         date = day_of(slots, world)
         week = p.week_of(date) if date is not None else None
     if "session_name" in slots or slots.get("this_session"):
         session = session_meant(slots)
         assert session is not None
         found = [e for e in p.in_session(session.week, session.session) if e.name == name]
-    elif week is None and day is None and (focus := _said_focus(world, name)):
+    elif week is None and day is None and not ongoing and (focus := _said_focus(world, name)):
         found = focus  # "swap Monday's squats for lunges and add a set to the planks"
     else:
         current = p.current_week(world.today)
         weeks = (
             {week}
             if week
-            else ({w.week for w in p.weeks if w.week >= current} if every_week else {current})
+            else (
+                {w.week for w in p.weeks if w.week >= current + (ongoing == "next")}
+                if every_week
+                else {current}
+            )
         )
         found = [e for e in p.exercises if e.name == name and e.week in weeks]
         if day is not None:

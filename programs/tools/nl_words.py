@@ -64,7 +64,76 @@ MODALITY = [
     *((w, "Walking") for w in ("walk", "walking", "hike")),
 ]
 
+# "From now on": every week from the current one ("next": from the next one), whatever day is
+# named with it.
+ONGOING = [
+    (w, True)
+    for w in (
+        "from now on",
+        "from here on",
+        "from here on out",
+        "going forward",
+        "moving forward",
+        "from this week on",
+        "from today on",
+        "for the rest of the program",
+        "for the rest of the block",
+        "for the rest of the plan",
+        "every week",
+        "each week",
+        "in every week",
+        "for all weeks",
+        "in all weeks",
+        "all weeks",
+        "permanently",
+        "for good",
+    )
+] + [
+    (w, "next")
+    for w in (
+        "from next week on",
+        "from next week onwards",
+        "from next week onward",
+        "from next week",
+        "starting next week",
+        "starting from next week",
+        "as of next week",
+    )
+]
+# More or less weight, the load left unsaid: a question whose chips name loads.
+WEIGHT_CHANGE = [
+    *(
+        (w, 1)
+        for w in (
+            "more weight",
+            "more load",
+            "add weight",
+            "add some weight",
+            "up the weight",
+            "raise the weight",
+            "increase the weight",
+            "bump the weight",
+            "bump up the weight",
+        )
+    ),
+    *(
+        (w, -1)
+        for w in (
+            "less weight",
+            "less load",
+            "lower the weight",
+            "drop the weight",
+            "reduce the weight",
+            "decrease the weight",
+            "take weight off",
+            "take some weight off",
+        )
+    ),
+]
+
 VALUES = {
+    "ongoing": ONGOING,
+    "weight_change": WEIGHT_CHANGE,
     "to_next": [("next week", True), ("the next week", True), ("the week after", True)],
     "this_session": [
         ("this workout", True),

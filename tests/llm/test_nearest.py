@@ -3,7 +3,8 @@ understood, the intent's own words counting (its verbs), one chip per intent, tw
 
 from __future__ import annotations
 
-from coach.llm.offline.understand import grammar, nearest
+from coach.llm.offline.chips import nearest
+from coach.llm.offline.understand import grammar
 
 
 def test_the_verb_picks_the_intent():

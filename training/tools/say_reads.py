@@ -15,6 +15,7 @@ from coach.llm.offline.language import Ask, Intent, Slots
 
 from .args import MAX_SLEEP_DAYS
 from .said_dates import date_said, told
+from .said_sessions import planned
 from .words import noun
 
 LEAD = "[<tr_lead>]"
@@ -160,6 +161,18 @@ def _plan(slots: Slots) -> Parsed | Ask:
     )
 
 
+def _plan_fit(slots: Slots) -> int:
+    """How well the dated plan answers (``Intent.fit``): 1 when a session is dated in the days
+    asked about, else 0."""
+    built = _plan(slots)
+    if isinstance(built, Ask):
+        return 0
+    start, end = (
+        datetime.date.fromisoformat(built.arguments[k]) for k in ("start_date", "end_date")
+    )
+    return 1 if any(p.date and start <= p.date <= end for p in planned(slots.world)) else 0
+
+
 def _compare(slots: Slots) -> Parsed:
     days = _span_days(slots, 14) or 14
     if days > 366:
@@ -228,7 +241,8 @@ INTENTS = (
             f" [current] {SCORES} [[and] [my] {SCORES}] [[and] [my] {SCORES}] [level|score|scores]"
             " [looking] [like] [right now|today|at the moment|now|lately|these days]",
             "am i (carrying [a lot of] fatigue|fatigued|tired|overtrained|overreaching|fresh|rested"
-            "|recovered|in shape|getting fitter) [right now|today|at the moment|now|lately]",
+            "|recovered|in shape|getting fitter|overtraining|overreaching|overdoing it|doing too much"
+            "|training too much) [right now|today|at the moment|now|lately]",
             "how (fit|tired|fresh|fatigued) am i [right now|today|at the moment|now|lately]",
             f"(is|are) <the> {SCORES} (good|ok|okay|bad|low|high|alright|fine) [right now|today|now]",
             "am i (recovered|rested|fresh|ready) [enough] [(to|for) {training_why:why}]",
@@ -286,6 +300,7 @@ INTENTS = (
             f"(what does|how does) ({{training_plan_week:plan_week}}|{NEXT}) look [like]",
         ),
         build=_plan,
+        fit=_plan_fit,
         examples=("what's my plan for the next two weeks?", "what's planned for Friday?"),
     ),
     Intent(

@@ -108,6 +108,9 @@ _MOVE = re.compile(
 )
 
 
+_MORE_SESSIONS = re.compile(r"(?:or|and|nor|&|plus|as well as)\b", re.I)
+
+
 def _skip(slots: Slots) -> Parsed | list[Parsed] | Ask:
     session = _session(slots)
     if isinstance(session, Ask):
@@ -115,6 +118,10 @@ def _skip(slots: Slots) -> Parsed | list[Parsed] | Ask:
     if _already(slots, "skip_workout", session.ref):
         return []
     reason = _free(slots.get("reason") or "")
+    if _MORE_SESSIONS.match(reason):
+        # "can't train today or tomorrow, ill": the "reason" goes on naming sessions; one skip
+        # would leave the others out.
+        raise NotMeant
     if _MOVE.search(reason):
         # "I can't make tomorrow's session, push it to Friday" asks for a move, not a skip whose
         # reason is "push it to Friday": a skip would change the wrong thing.
@@ -184,23 +191,42 @@ DONE_VERB = (
     "(did|done|finished|completed|crushed|smashed|nailed|killed|got through|knocked out|"
     "survived|managed)"
 )
+# "I can't make …": the session said before what is asked of it (a skip, or a move: "can't make
+# it today, move it to tomorrow").
+CANT = (
+    "[i] (won't|will not|can't|cannot|can not|am not going to|'m not going to"
+    "|not gonna|am not gonna|couldn't|could not|won't be able to|will not be able to"
+    "|am not able to|'m not able to|'m unable to|am unable to)"
+)
+MAKE = "(make it|make|do|manage|train|work out|go|come|attend|get to) [to]"
+THAT_ONE = "(it|that|this|that one|the session|the workout|the training)"
 PERIOD = (
     "(<the> next {count:days} days|<the> next {count:weeks} weeks|{training_span:days}"
     "|{count:days} days|{count:weeks} weeks)"
 )
 
+
+def _moves(ref: str) -> tuple[str, ...]:
+    """The shapes of a move, the session said as ``ref``."""
+    return (
+        f"{LEAD} {MOVE} {ref} [back|forward|over|out] (to|until|till|til|for|on|onto) {T}"
+        " [instead] [{training_strategy:strategy}]",
+        f"{LEAD} {MOVE} {ref} [back|forward|out|later] [by] {{count:shift}} days [later]"
+        " [{training_strategy:strategy}]",
+        f"{LEAD} {MOVE} {ref} [back|forward|out|later] [by] {{training_one_day:shift}} [later]"
+        " [{training_strategy:strategy}]",
+        f"{LEAD} {MOVE} {ref} [back|forward|out] to the {{training_next_day:shift}}",
+        f"{LEAD} {MOVE} {ref} [back|forward|out] (to|until|till|into) {{training_week_on:shift}}",
+    )
+
+
 INTENTS = (
     Intent(
         "move_session",
         (
-            f"{LEAD} {MOVE} {S_OR_IT} [back|forward|over|out] (to|until|till|til|for|on|onto) {T}"
-            " [instead] [{training_strategy:strategy}]",
-            f"{LEAD} {MOVE} {S_OR_IT} [back|forward|out|later] [by] {{count:shift}} days [later]"
-            " [{training_strategy:strategy}]",
-            f"{LEAD} {MOVE} {S_OR_IT} [back|forward|out|later] [by] {{training_one_day:shift}} [later]"
-            " [{training_strategy:strategy}]",
-            f"{LEAD} {MOVE} {S_OR_IT} [back|forward|out] to the {{training_next_day:shift}}",
-            f"{LEAD} {MOVE} {S_OR_IT} [back|forward|out] (to|until|till|into) {{training_week_on:shift}}",
+            *(f"{CANT} {MAKE} {S} [so] {move}" for move in _moves(THAT_ONE)),
+            f"{CANT} {MAKE} {S} [so] {LEAD} do {THAT_ONE} [on] {T} [rather] instead",
+            *_moves(S_OR_IT),
             f"{LEAD} do {S_OR_IT} {T} [rather] instead",
             f"{LEAD} (push|move|postpone|delay|bump|shift) [back] {S_OR_IT} [back|later]",
         ),
@@ -221,11 +247,8 @@ INTENTS = (
             # Free words first ("I've got a cold, skip tomorrow"): only with the verb "skip",
             # which the matcher looks for before it tries every way to split the sentence.
             f"{{training_reason:reason}} [so] {LEAD} skip {S_OR_IT} [<please>]",
-            "[i] (won't|wont|will not|can't|cant|cannot|can not|am not going to|'m not going to"
-            "|not gonna|am not gonna|couldn't|could not|won't be able to|will not be able to"
-            "|wont be able to|am not able to|'m not able to|'m unable to|am unable to)"
-            f" (make it|make|do|manage|train|work out|go|come|attend|get to) [to] {S}"
-            " [{training_reason:reason}]",
+            f"{CANT} {MAKE} {S} [{{training_reason:reason}}]",
+            f"{{training_reason:reason}} [so] {CANT} {MAKE} {S}",
         ),
         build=_skip,
         examples=("skip tomorrow's workout because I'm sick",),
@@ -238,6 +261,8 @@ INTENTS = (
             f"[i] [just|already|have|'ve] {DONE_VERB} {IT}",
             f"{S} (is|was) (done|finished|complete) [{{training_notes:notes}}]",
             f"(done|finished) with {S} [{{training_notes:notes}}]",
+            f"[i] (had|did|got in) (a|an) {{training_notes:notes}} (session|workout|training|one) {S}"
+            " [{training_notes:notes}]",
         ),
         build=_complete,
         examples=("mark today's workout as done", "I did yesterday's workout, 4 stars"),
@@ -257,6 +282,7 @@ INTENTS = (
             f"[{{training_feeling:feeling}}] {LEAD} (ease off|back off|ease up|dial it back|tone it"
             f" down|scale it back|slow down) [for] [{PERIOD}]",
             f"[{{training_feeling:feeling}}] {LEAD} (lighter|easier) {PERIOD}",
+            f"[{{training_feeling:feeling}}] {LEAD} (lighten|ease) [up] [on] {PERIOD}",
         ),
         build=_lighten,
         examples=("make the next 5 days lighter", "go easy on me this week"),

@@ -17,7 +17,9 @@ function of the ``World`` returning ``(words, value)`` pairs, e.g. the program's
 names people use), ``values`` (fixed ``(words, value)`` pairs), ``ranges`` (whole numbers, also
 written as words: "three sets of ten"), ``wildcards`` (free text: a new exercise's name). The
 engine adds the lists every family shares (``SHARED``: ``day``, ``when``, ``this_week``,
-``next_week``, ``count``): two families may not declare the same list. The matcher is
+``next_week``, ``count``) and the skip words said around any request ("pls", "can you"): two
+families may not declare the same list. A range named in ``decimals`` also reads halves ("62.5";
+tenths cost the first message of a process 2 s more to build their words). The matcher is
 ``understand``; nothing here names a family."""
 
 from __future__ import annotations
@@ -78,6 +80,11 @@ class Intent:
     sentences: tuple[str, ...]
     build: Callable[[Slots], Built]
     examples: tuple[str, ...] = ()
+    # How well the athlete's data answers this reading (higher is better): two families' readings
+    # that hassil ranks equal ("what's on Saturday": the program's week, the dated plan) are tried
+    # best answered first, not in the order the apps are installed. A fit may raise ``NotMeant``
+    # or ``CommandError``: it counts as 0.
+    fit: Callable[[Slots], int] | None = None
 
 
 ListFill = Callable[[World], Sequence[tuple[str, Any]]]
@@ -89,8 +96,10 @@ class Language:
     lists: Mapping[str, ListFill] = field(default_factory=dict)
     values: Mapping[str, Sequence[tuple[str, Any]]] = field(default_factory=dict)
     ranges: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+    decimals: tuple[str, ...] = ()  # the ranges that also read halves ("62.5 kg")
     wildcards: tuple[str, ...] = ()
     rules: Mapping[str, str] = field(default_factory=dict)
+    skip_words: tuple[str, ...] = ()  # said around a request, meaning nothing ("pls")
     crisis: bool = False  # its intents are the crisis path: tried first, whatever else is said
 
 
@@ -124,9 +133,34 @@ WHEN = [
 THIS_WEEK = [("this week", True), ("this week's", True), ("this weeks", True)]
 NEXT_WEEK = [("next week", True), ("next week's", True), ("next weeks", True)]
 
+# Words said around any request that change nothing of it, wherever they stand (hassil's skip
+# words: a sentence is tried with them and without them).
+SKIP_WORDS = (
+    "please",
+    "pls",
+    "plz",
+    "thanks",
+    "thank you",
+    "thx",
+    "kindly",
+    "can you",
+    "could you",
+    "would you",
+    "can u",
+    "could u",
+    "can you please",
+    "could you please",
+    "i'd like to",
+    "i would like to",
+    "i want to",
+    "i wanna",
+    "go ahead and",
+)
+
 SHARED = Language(
     values={"day": _days(), "when": WHEN, "this_week": THIS_WEEK, "next_week": NEXT_WEEK},
     ranges={"count": (0, 1000)},
+    skip_words=SKIP_WORDS,
     rules={
         "the": "[the|my|this|that|our]",
         "please": "[please|pls|plz]",

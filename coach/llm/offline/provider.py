@@ -15,10 +15,11 @@ from coach.registry import FAMILIES, REGISTRY, USE_TOOLS
 from coach.toolcalls import ToolCall
 from coach.wording import athlete_words
 
+from .chips import nearest
 from .commands import at_once, help_text, parse_command, split_commands
 from .grammar import CommandError, Parsed, with_replies
 from .replies import answer_reply
-from .understand import Understood, crisis, nearest, understand
+from .understand import Understood, crisis, understand
 
 
 def read_tools() -> set[str]:

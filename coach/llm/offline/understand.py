@@ -8,13 +8,14 @@ its clauses (whatever else it holds, the crisis path wins); then the message spl
 seeing the calls of the ones before it as what "it" means; then the whole message; then the same
 with misspelt words corrected to the nearest word the grammar knows (rapidfuzz). Each reading is
 tried best first (hassil's order: fewer wildcards, more literal words); a build that finds the
-words don't mean its intent raises ``NotMeant`` and the next reading is tried. Numbers glued to
-their unit ("4x12", "60kg", "30-minute") are parted first. What is still not understood gets the
+words don't mean its intent raises ``NotMeant`` and the next reading is tried. The message is
+cleaned first (``cleaning``: quotes, contractions typed without their apostrophe, numbers glued to
+their unit). What is still not understood gets the
 nearest examples (``nearest``), never a guess.
 
 Why hassil: it is the matcher of Home Assistant's local intents, kept by its maintainers, with
 the template syntax people already write (alternatives, optionals, slot lists, expansion rules,
-numbers written as words), and it matches a few hundred templates in milliseconds."""
+numbers written as words, skip words), and it matches a few hundred templates in milliseconds."""
 
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ from hassil import Intents, recognize_all
 from hassil.intents import TextSlotList
 from rapidfuzz import fuzz, process
 
+from .cleaning import clean as _clean
 from .grammar import CommandError, Parsed
 from .language import SHARED, Ask, Intent, Language, NotMeant, Slots, World
 from .phrases import phrase_language
@@ -39,10 +41,12 @@ MAX_MESSAGE = 400  # characters understood; a longer message is not a command
 _CLAUSES = re.compile(
     r"\s*(?:;|,?\s+and then\s+|,?\s+then\s+|,?\s+and also\s+|,?\s+and\s+|\.\s+)\s*", re.I
 )
-_WORD = re.compile(r"[a-z][a-z'\-]+")
+WORD = re.compile(r"[a-z][a-z'\-]+")
 _RULE = re.compile(r"<(\w+)>")
+# Endings that make another form of a word ("benched"), not a typo of it.
+_INFLECTED = re.compile(r"e?d|ing|ers?")
 # Words every intent shares: they say nothing about which one a message means.
-_COMMON = frozenset(
+COMMON = frozenset(
     [
         "a",
         "an",
@@ -135,12 +139,17 @@ def grammar() -> _Grammar:
     normal: dict[str, Any] = {}
     crisis: dict[str, Any] = {}
     words: set[str] = set()
+    skip_words: list[str] = []
     for language in (SHARED, *languages()):
         for name, pairs in language.values.items():
             _declare(lists, name, {"values": [{"in": w, "out": v} for w, v in pairs]}, "list")
-            words.update(word for w, _ in pairs for word in _WORD.findall(w.lower()))
+            words.update(word for w, _ in pairs for word in WORD.findall(w.lower()))
         for name, (low, high) in language.ranges.items():
-            _declare(lists, name, {"range": {"from": low, "to": high}}, "list")
+            span: dict[str, Any] = {"from": low, "to": high}
+            if name in language.decimals:
+                span["fractions"] = "halves"
+            _declare(lists, name, {"range": span}, "list")
+        skip_words.extend(w for w in language.skip_words if w not in skip_words)
         for name in language.wildcards:
             _declare(lists, name, {"wildcard": True}, "list")
         for name, fill in language.lists.items():
@@ -148,14 +157,14 @@ def grammar() -> _Grammar:
             _declare(lists, name, {"values": []}, "list")
         for name, template in language.rules.items():
             _declare(rules, name, template, "rule")
-            words.update(_WORD.findall(template.lower()))
+            words.update(WORD.findall(template.lower()))
         for intent in language.intents:
             _declare(by_name, intent.name, intent, "intent")
             (crisis if language.crisis else normal)[intent.name] = {
                 "data": [{"sentences": list(intent.sentences)}]
             }
             for sentence in intent.sentences:
-                words.update(_WORD.findall(re.sub(r"\{\w+\}|<\w+>", " ", sentence.lower())))
+                words.update(WORD.findall(re.sub(r"\{\w+\}|<\w+>", " ", sentence.lower())))
     base = {"language": "en", "lists": lists, "expansion_rules": rules}
     examples = tuple(e for i in by_name.values() for e in i.examples)
     expanded = {
@@ -163,13 +172,14 @@ def grammar() -> _Grammar:
         for name, i in by_name.items()
     }
     intent_words = {
-        name: frozenset(_WORD.findall(re.sub(r"\{\w+\}|<\w+>", " ", " ".join(i.sentences).lower())))
-        - _COMMON
-        | (frozenset(_WORD.findall(expanded[name].lower())) - _COMMON)
+        name: frozenset(WORD.findall(re.sub(r"\{\w+\}|<\w+>", " ", " ".join(i.sentences).lower())))
+        - COMMON
+        | (frozenset(WORD.findall(expanded[name].lower())) - COMMON)
         for name, i in by_name.items()
     }
     return _Grammar(
-        intents=Intents.from_dict({**base, "intents": normal}),
+        intents=Intents.from_dict({**base, "intents": normal, "skip_words": skip_words}),
+        # The crisis intents read every word as said: nothing around them is a skip word.
         crisis=Intents.from_dict({**base, "intents": crisis}) if crisis else None,
         by_name=by_name,
         fills=fills,
@@ -221,7 +231,7 @@ def _matches(
     ``athlete_lists=False`` reads none of the athlete's data (the crisis intents hold none)."""
     lists = _slot_lists(world) if athlete_lists else {}
     results = sorted(recognize_all(text, intents, slot_lists=lists, language="en"), key=_score)
-    found, seen = [], set()
+    found, seen, scores = [], set(), []
     for result in results:
         values = {name: _number(entity.value) for name, entity in result.entities.items()}
         words = {name: str(entity.text).strip() for name, entity in result.entities.items()}
@@ -232,7 +242,29 @@ def _matches(
         if key not in seen:
             seen.add(key)
             found.append((grammar().by_name[result.intent.name], Slots(values, words, world, text)))
-    return found
+            scores.append(_score(result))
+    return _by_fit(found, scores)
+
+
+def _fit(match: tuple[Intent, Slots]) -> int:
+    intent, slots = match
+    if intent.fit is None:
+        return 0
+    try:
+        return intent.fit(slots)
+    except (NotMeant, CommandError):
+        return 0
+
+
+def _by_fit(
+    found: list[tuple[Intent, Slots]], scores: list[tuple[int, int, int]]
+) -> list[tuple[Intent, Slots]]:
+    """The best-ranked readings, when they are of several intents that declare a ``fit``, in the
+    order of how well the athlete's data answers each (ties keep hassil's order)."""
+    top = [m for m, score in zip(found, scores, strict=True) if score == scores[0]] if found else []
+    if len({i.name for i, _ in top}) < 2 or not any(i.fit for i, _ in top):
+        return found
+    return sorted(top, key=lambda m: -_fit(m)) + found[len(top) :]
 
 
 def _build(match: tuple[Intent, Slots]) -> list[Parsed] | Ask:
@@ -258,18 +290,6 @@ def _first(
     return None
 
 
-def _clean(message: str) -> str:
-    text = message.strip().strip("\"'“”").strip()
-    text = re.sub(r"[’‘`]", "'", text)
-    text = re.sub(r"[“”]", '"', text)
-    # Numbers glued to what they count, as people type them: "4x12", "60kg", "90s", "30-minute".
-    text = re.sub(r"\b(\d+)\s*[x×]\s*(\d+)\b", r"\1 x \2", text)
-    text = re.sub(
-        r"\b(\d+(?:\.\d+)?)-?(?!(?:st|nd|rd|th)\b)([a-z]{1,7})\b", r"\1 \2", text, flags=re.I
-    )
-    return re.sub(r"\s+", " ", text).rstrip(" .!?")
-
-
 def _corrected(text: str, world: World, *, athlete_lists: bool = True) -> str:
     """``text`` with each word the grammar doesn't know replaced by the nearest one it knows
     (similarity ≥ 80, words of four letters or more), the athlete's own names included (unless
@@ -277,14 +297,16 @@ def _corrected(text: str, world: World, *, athlete_lists: bool = True) -> str:
     known = set(grammar().words)
     for pairs in _filled(world).values() if athlete_lists else ():
         for words, _ in pairs:
-            known.update(_WORD.findall(words.lower()))
-    vocabulary = sorted(known)
+            known.update(WORD.findall(words.lower()))
+    candidates = sorted(known)
 
     def fix(m: re.Match[str]) -> str:
         word = m.group(0)
         if len(word) < 5 or word.lower() in known:  # short words: too many near neighbours
             return word
-        best = process.extractOne(word.lower(), vocabulary, scorer=fuzz.ratio, score_cutoff=80)
+        best = process.extractOne(word.lower(), candidates, scorer=fuzz.ratio, score_cutoff=80)
+        if best and _INFLECTED.fullmatch(word.lower().removeprefix(best[0])):
+            return word  # "benched" is no typo of "bench": another form may mean another thing
         return best[0] if best else word
 
     return re.sub(r"[A-Za-z][A-Za-z'\-]+", fix, text)
@@ -349,29 +371,3 @@ def understand(message: str, world: World) -> Understood | None:
     if isinstance(result, Ask):
         return Understood(ask=result)
     return Understood(calls=result)
-
-
-def nearest(message: str, *, limit: int = 3, extra: tuple[str, ...] = ()) -> list[str]:
-    """The declared examples nearest to ``message`` (the "Did you mean" chips): each intent's
-    example closest in words, scored also by how many of the message's words are the intent's
-    own (its verbs: "replace squat" is nearer "swap squats for lunges" than "fewer reps on
-    squats"), one chip per intent; then ``extra`` (the commands' examples) by words alone."""
-    g = grammar()
-    text = _clean(message).lower()
-    said = set(_WORD.findall(text)) - _COMMON
-    scored: list[tuple[float, str]] = []
-    for name, intent in g.by_name.items():
-        if not intent.examples:
-            continue
-        found = process.extractOne(text, intent.examples, scorer=fuzz.token_set_ratio)
-        shared = len(said & g.intent_words[name]) / max(1, len(said))
-        scored.append((0.7 * found[1] + 30 * shared, found[0]))
-    for example in extra:
-        scored.append((0.7 * fuzz.token_set_ratio(text, example), example))
-    scored.sort(key=lambda pair: -pair[0])
-    ranked = list(dict.fromkeys(example for _, example in scored))
-    best = {example: score for score, example in reversed(scored)}
-    chips = [example for example in ranked if best[example] >= 35][:limit]
-    if len(chips) == 1:  # a second, near enough, to choose between
-        chips += [example for example in ranked[1:2] if best[example] >= 25]
-    return chips
