@@ -17,6 +17,7 @@ from coach.llm.offline.grammar import CommandError, Parsed
 from coach.llm.offline.language import Ask, Intent, Language, Slots, World, rest_of_message
 from library.access import visible_workouts
 from library.search import search_workouts
+from library.search_terms import SHORT_MINUTES
 
 from .said import count_said, date_said, workout_from_words
 
@@ -34,7 +35,20 @@ ORDINALS = [
     *((w, 1) for w in ("the second one", "the second", "the second workout", "number two")),
     *((w, 2) for w in ("the third one", "the third", "the third workout", "number three")),
 ]
-_NOUN = "(workout|workouts|session|sessions|routine|routines|training|plan|plans)"
+_NOUN = (
+    "(workout|workouts|session|sessions|routine|routines|training|plan|plans|stuff|exercises|"
+    "ideas|workout ideas|options|circuit|circuits|class|classes)"
+)
+# How long, said around the kind of workout ("under 30 min", "for 20 minutes", "20-minute"): the
+# search reads no minutes, so it is taken out of the words searched and a short one (at most
+# ``SHORT_MINUTES``) becomes the search's own duration hint, "quick".
+_LENGTH = re.compile(
+    r"\b(?:(?:for|under|in|of|less\s+than|within|around|about|max|at\s+most|lasting|no\s+more"
+    r"\s+than|no\s+longer\s+than|that\s+takes|that's|thats|taking)\s+)?(?:an?\s+)?"
+    r"(?P<n>\d+|half\s+an?|an?)\s*(?:-\s*)?(?P<unit>min|mins|minutes?|hours?|hrs?|h)\b"
+    r"(?:\s+(?:or\s+less|or\s+under|max|tops|long|or\s+so))?",
+    re.I,
+)
 
 
 def workout_titles(world: World) -> list[tuple[str, Any]]:
@@ -55,8 +69,21 @@ def workout_titles(world: World) -> list[tuple[str, Any]]:
     return world.cached("library.titles", load)
 
 
+def _minutes(m: re.Match[str]) -> int:
+    n = m.group("n").lower()
+    amount = 0.5 if n.startswith("half") else 1 if n in ("a", "an") else int(n)
+    return int(amount * (60 if m.group("unit").lower().startswith("h") else 1))
+
+
 def _search(slots: Slots) -> Parsed:
     query = re.sub(r"\s+", " ", str(slots.get("query", ""))).strip(" ,.?!")
+    lengths = [_minutes(m) for m in _LENGTH.finditer(query)]
+    if "workout_minutes" in slots:
+        lengths.append(int(slots.get("workout_minutes")))
+    query = _LENGTH.sub(" ", query)
+    query = re.sub(r"\s+", " ", query).strip(" ,.?!")
+    if lengths and min(lengths) <= SHORT_MINUTES and not re.search(r"\b(?:quick|short)\b", query):
+        query = f"quick {query}".strip()
     query = re.sub(r"^(?:a|an|some|any|good|nice|new|the)\s+", "", query, flags=re.I)
     if not query:
         raise CommandError('Say what kind of workout, e.g. "find me a leg workout".')
@@ -146,6 +173,7 @@ def _navigate(slots: Slots) -> Parsed:
 LANGUAGE = Language(
     lists={"workout": workout_titles},
     values={"page": PAGES, "found": ORDINALS},
+    ranges={"workout_minutes": (1, 180)},
     wildcards=("query", "when_said", "workout_words"),
     rules={
         "find": "(find|search|look|look up|search for|look for|get|give|show|recommend|suggest|"
@@ -154,6 +182,10 @@ LANGUAGE = Language(
         "some": "[a|an|some|any|good|a good|some good|a few|few|nice|new]",
         "target": "({workout}|{found})",
         "cal": "[(on|to|in|into) [my|the] (calendar|schedule|plan|program)]",
+        "length": "[(for|under|in|of|less than|within|around|about|max|at most|lasting) "
+        "{workout_minutes} (min|mins|minute|minutes)]",
+        "day_said": "[(for|on|this|next)] ({day}|{when}|the day after tomorrow|tomorrow)",
+        "pls": "[please|pls|plz|thanks|thx|thank you]",
     },
     intents=(
         Intent(
@@ -161,11 +193,14 @@ LANGUAGE = Language(
             (
                 "[<please>] [can you|could you|please] <find> [me] [for] <some> {query} "
                 + _NOUN
-                + " <lib>",
+                + " <lib> <length> <pls>",
+                "[(got|have you got|do you have|is there|<find>) [me]] [<some>] (something|"
+                "anything) (for|with|to do|that works|that hits|targeting|focused on|good for) "
+                "{query} <pls>",
                 "(got|have you got|do you have|is there|are there|have we got) <some> {query} "
                 + _NOUN
-                + " <lib>",
-                "(show|give|find|get) me something {query}",
+                + " <lib> <length> <pls>",
+                "(show|give|find|get) me something {query} <pls>",
                 "(what|which) {query} " + _NOUN + " (are there|do you have|do i have|are in the "
                 "library|can i do)",
                 "(search|look through|check) [the|my] [workout] library for {query}",
@@ -182,6 +217,8 @@ LANGUAGE = Language(
                 "[<please>] (schedule|put|add|plan|book|slot|pencil in) [in] <target> <cal> "
                 "[for|on|from|starting] {when_said}",
                 "[<please>] (schedule|put|add|plan|book) <target> <cal>",
+                "[<please>] (schedule|put|add|plan|book|slot|pencil in) [in] <target> <cal> "
+                "<day_said> <pls>",
                 "[i want to|i'd like to|let me|i'll|can i] do <target> {when_said}",
             ),
             build=_schedule,
@@ -207,7 +244,7 @@ LANGUAGE = Language(
             "navigate_to_page",
             (
                 "[<please>] (open|go to|take me to|bring me to|navigate to|show me|show|jump to|"
-                "switch to|get me to|i want to see|let me see) <the> {page} [page|view|screen|tab]",
+                "switch to|get me to|i want to see|let me see) <the> {page} [page|view|screen|tab] <pls>",
                 "(where is|where's|wheres|where are|how do i get to|how do i find|how do i open) "
                 "<the> {page} [page|view|screen|tab]",
             ),

@@ -239,6 +239,7 @@ LANGUAGE = Language(
             (
                 "[<please>] (create|start|make|add|set up|open|begin) [me] [a|an] [new] "
                 "(grocery|shopping|food) list (called|named|titled|for) {list_name}",
+                "[a] new (grocery|shopping|food) list (called|named|titled) {list_name}",
                 "[<please>] (create|start|make|new) [a] [new] list (called|named|titled) {list_name}",
             ),
             build=_create_list,
@@ -305,6 +306,9 @@ LANGUAGE = Language(
                 "{count} days|{next_week}|this week|the week]",
                 "(show|what's|whats|what is) [me] [my|the|our] meal (plan|planner|schedule) "
                 "[for] [the next {count} days|{next_week}|this week|the week]",
+                "[(show|tell) me] (what|which) meals (are|we've got|we have|i've got|i have|have "
+                "we got|have i got|we've|i've) [got] (planned|on the plan|coming up|lined up) "
+                "[for|in] [the next {count} days|{next_week}|this week|the week]",
             ),
             build=_meals,
             examples=("what meals are planned for the next 7 days",),

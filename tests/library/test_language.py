@@ -161,3 +161,33 @@ def test_a_workout_without_its_minutes_is_asked():
 )
 def test_a_page_in_words(athlete, text, page):
     assert calls(athlete, text) == [("navigate_to_page", {"page": page})]
+
+
+@pytest.mark.parametrize(
+    ("text", "query"),
+    [
+        ("something for legs under 30 min", "quick legs"),  # short: the search's own hint
+        ("any hiit workouts for 20 minutes?", "quick hiit"),
+        ("do you have any 45 minute leg workouts", "leg"),  # long: no hint, no minutes
+        ("show me some mobility stuff", "mobility"),
+        ("got anything for core", "core"),
+    ],
+)
+def test_a_length_is_read_out_of_the_words_searched(athlete, text, query):
+    assert calls(athlete, text) == [("search_workout_library", {"query": query})]
+
+
+def test_that_one_on_a_day_is_the_search_result_not_an_exercise_called_that_one(athlete):
+    searched = Turn(
+        role="assistant",
+        tool_calls=[ToolCall(id="c1", name="search_workout_library", arguments={"query": "legs"})],
+    )
+    assert calls(athlete, "add that one for sunday", [searched]) == [
+        ("add_workout_to_calendar", {"workout_id": pk("Leg Day Destroyer"), "date": "2026-11-29"})
+    ]
+
+
+def test_a_trailing_please_is_no_part_of_the_page(athlete):
+    assert calls(athlete, "take me to the calendar pls") == [
+        ("navigate_to_page", {"page": "calendar"})
+    ]

@@ -17,6 +17,7 @@ from coach.toolcalls import ToolCall
 from coach.tools.base import ToolContext
 from nutrition.access import household_for
 from nutrition.models import GroceryItem, GroceryList, Recipe
+from nutrition.tools.offline import parse_nutrition_command
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -177,3 +178,21 @@ def test_quantities_keep_their_decimals(athlete):
     assert calls(athlete, "add 1.5 kg of potatoes to my list") == [
         item("potato", Decimal("1.5"), "kg")
     ]
+
+
+@pytest.mark.parametrize(
+    "text", ["new shopping list called Meal Prep", "new list called Meal Prep"]
+)
+def test_a_new_list_called_is_named_without_the_word_called(athlete, text):
+    assert calls(athlete, text) == [("grocery_create_list", {"name": "Meal Prep"})]
+
+
+def test_the_meals_we_have_got_planned(athlete):
+    assert calls(athlete, "show me what meals we've got planned this week") == [
+        ("planner_list_meals", {"start_date": "2026-11-26", "end_date": "2026-12-02"})
+    ]
+
+
+def test_the_command_form_takes_called_as_no_part_of_the_name():
+    parsed = parse_nutrition_command("new shopping list called Meal Prep")
+    assert (parsed.name, parsed.arguments) == ("grocery_create_list", {"name": "Meal Prep"})

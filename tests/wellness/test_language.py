@@ -73,8 +73,7 @@ def test_a_stated_dose_is_a_medication_log(text, expected):
         "I should take my magnesium tonight",
         "how much creatine should I take?",
         "my knee hurts after running",
-        "log my mood as 2",  # how the athlete is, never a medicine called "mood as 2"
-        "log my sleep",
+        "log my sleep",  # how the athlete is, never a medicine called "sleep"
     ],
 )
 def test_a_question_a_plan_or_a_symptom_logs_nothing(text):

@@ -26,6 +26,7 @@ from coach.llm.offline.language import (
 from . import said
 from .crisis import CRISIS
 from .offline import SUPPLEMENTS
+from .words import CARE_PLACES, INJURY_VERBS, LOG_KINDS, MOOD_SCORES, MOODS, SPANS
 from .writes import TAKEN_THINGS, days_text
 
 # --- what the athlete took ------------------------------------------------------------------------
@@ -87,21 +88,9 @@ def _medicine(slots: Slots) -> Parsed:
 
 # --- mood and readiness ---------------------------------------------------------------------------
 
-MOODS = [
-    *((w, "great") for w in ("great", "amazing", "fantastic", "awesome", "excellent", "brilliant")),
-    *((w, "great") for w in ("incredible", "on top of the world", "really good", "very good")),
-    *((w, "good") for w in ("good", "fine", "well", "happy", "positive", "pretty good", "solid")),
-    *((w, "okay") for w in ("ok", "okay", "alright", "all right", "meh", "so-so", "so so")),
-    *((w, "okay") for w in ("average", "not bad", "not too bad", "not great", "fine i guess")),
-    *((w, "poor") for w in ("down", "bad", "low", "sad", "awful", "terrible", "rough", "crap")),
-    *((w, "poor") for w in ("miserable", "depressed", "anxious", "not good", "not well", "lousy")),
-    *((w, "poor") for w in ("not ok", "not okay", "hopeless", "horrible", "like crap", "shit")),
-    *((w, "poor") for w in ("not so good", "not too good", "really bad", "really down", "upset")),
-]
-
 
 def _mood(slots: Slots) -> Parsed:
-    mood = slots.get("mood")
+    mood = slots.get("mood") or slots.get("mood_score")
     args = {"mood": mood}
     note = str(slots.get("mood_note") or "").strip(" ,.")
     if note:
@@ -159,9 +148,9 @@ _CLOCK_WORDS = re.compile(
 
 def _reminder_parts(text: str) -> tuple[str, str | None, list[int]]:
     """The title, the time and the weekdays of the words after "remind me"."""
-    time = said.clock(text)
+    time = said.reminder_clock(text)
     days = said.weekdays(text) or list(range(1, 8))
-    title = said.DAYS.sub(" ", _CLOCK_WORDS.sub(" ", text))
+    title = said.DAYS.sub(" ", _CLOCK_WORDS.sub(" ", said.REMINDER_PARTS.sub(" ", text)))
     title = re.sub(r"\s+", " ", title).strip(" ,.")
     for _ in range(2):
         title = re.sub(r"^(?:to|for|about|that i (?:need|have) to)\s+", "", title, flags=re.I)
@@ -195,16 +184,6 @@ def _reminder(slots: Slots) -> Parsed | Ask:
 
 
 # --- care records ---------------------------------------------------------------------------------
-
-CARE_PLACES = [
-    *((w, "physio") for w in ("physio", "physiotherapist", "physical therapist", "pt")),
-    *((w, "physio") for w in ("physiotherapy", "physical therapy", "sports massage", "chiro")),
-    *((w, "physio") for w in ("chiropractor", "osteo", "osteopath", "massage therapist")),
-    *((w, "visit") for w in ("doctor", "doc", "gp", "hospital", "clinic", "er", "a&e")),
-    *((w, "visit") for w in ("emergency room", "dentist", "specialist", "surgeon", "nurse")),
-    *((w, "visit") for w in ("cardiologist", "orthopedist", "sports doctor", "urgent care")),
-]
-INJURY_VERBS = "(hurt|injured|sprained|strained|pulled|tweaked|twisted|tore|torn|broke|broken)"
 
 
 _DATE_WORDS = re.compile(
@@ -243,36 +222,6 @@ def _care(slots: Slots) -> Parsed:
 
 # --- reads ----------------------------------------------------------------------------------------
 
-SPANS = [
-    ("today", 1),
-    ("this morning", 1),
-    ("yesterday", 2),
-    ("since yesterday", 2),
-    ("this week", 7),
-    ("this past week", 7),
-    ("the last week", 7),
-    ("the past week", 7),
-    ("lately", 7),
-    ("recently", 7),
-    ("this month", 30),
-    ("the last month", 30),
-    ("the past month", 30),
-    ("the last two weeks", 14),
-    ("the past two weeks", 14),
-]
-LOG_KINDS = [
-    ("medication", "medication"),
-    ("medications", "medication"),
-    ("meds", "medication"),
-    ("supplements", "medication"),
-    ("mood", "mood"),
-    ("moods", "mood"),
-    ("readiness", "readiness"),
-    ("care", "care"),
-    ("care records", "care"),
-    ("wellness", "all"),
-]
-
 
 def _logs(slots: Slots) -> Parsed:
     days = int(slots.get("days") or slots.get("span") or 7)
@@ -293,6 +242,7 @@ EVERYDAY = Language(
     wildcards=("taken", "mood_note", "remind_what", "remind_rest", "care_rest", "body_part"),
     values={
         "mood": MOODS,
+        "mood_score": MOOD_SCORES,
         "care_place": CARE_PLACES,
         "span": SPANS,
         "log_kind": LOG_KINDS,
@@ -322,6 +272,9 @@ EVERYDAY = Language(
                 "[my] mood [today] [is|was|:|=] [feeling] <adverb> {mood} <lately> [{mood_note}]",
                 "(log|record|set) [my] mood [as] [to] <adverb> {mood} [{mood_note}]",
                 "(today|today's) [is|was] [been] [a|an] <adverb> {mood} day",
+                "[my] mood [today] [is|was|:|=|at] [a|an] {mood_score} [out of (5|five)] <lately>",
+                "(log|record|set|put|rate) [my|today's] mood [as|to|at] [a|an] {mood_score} "
+                "[out of (5|five)] <lately>",
             ),
             build=_mood,
             examples=("feeling great today", "mood is okay"),
@@ -369,6 +322,8 @@ EVERYDAY = Language(
             "get_wellness_logs",
             (
                 "(what|what've|what have) [did] i (logged|log|taken|took) [<span_said>]",
+                "(what|which) [kind of] {log_kind} (have i|did i|i've|ive|have i been) (taken|take|"
+                "took|logged|log|had|been taking) [<span_said>]",
                 "(show|list|give|read) [me] [my|the] {log_kind} (log|logs|history|entries) "
                 "[<span_said>]",
                 "(show|list) [me] [my|the] {log_kind} [<span_said>]",

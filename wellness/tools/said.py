@@ -71,6 +71,27 @@ def clock(text: str) -> str | None:
     return None
 
 
+# The clock a reminder takes when only the part of the day is said ("remind me to take my
+# magnesium at night"): shown on the card before anything is created, so the athlete sees it.
+REMINDER_PARTS = re.compile(
+    r"\b(?:(?:in\s+the|this|every|each)\s+(?P<part>morning|afternoon|evening)s?"
+    r"|(?P<night>at\s+night|tonight|every\s+night|each\s+night|nightly|at\s+bedtime|"
+    r"before\s+(?:bed|bedtime|sleep|sleeping)))\b",
+    F,
+)
+_PART_CLOCKS = {"morning": "08:00", "afternoon": "14:00", "evening": "19:00", "night": "21:00"}
+
+
+def reminder_clock(text: str) -> str | None:
+    """The time of a reminder: the clock ``text`` names, else the usual hour of the part of the
+    day it names (morning 08:00, afternoon 14:00, evening 19:00, night 21:00), else None."""
+    if (time := clock(text)) is not None:
+        return time
+    if m := REMINDER_PARTS.search(text):
+        return _PART_CLOCKS["night" if m.group("night") else m.group("part").lower()]
+    return None
+
+
 def weekdays(text: str) -> list[int] | None:
     """ISO weekdays ``text`` names (Monday 1), or None when it names none."""
     found: set[int] = set()
@@ -179,6 +200,43 @@ STRESS = (
 SCALE = re.compile(r"\b(sleep|soreness|sore|stress)\s*(?:is|was|:|=)?\s*([1-5])(?:\s*/\s*5)?\b", F)
 
 
+# "stress is low", "soreness: high", "sleep was great": a scale named with a level word. Read
+# before the scales' own words, so "stress is low" is never the bare word "stress" (4).
+_LEVEL_NAMES = {
+    "sleep_quality": r"(?:sleep|sleep\s+quality)",
+    "soreness": r"(?:soreness|doms|legs|body|muscles)",
+    "stress": r"(?:stress|stress\s+level|work)",
+}
+_LEVELS = (
+    (r"(?:none|zero|nothing|non-?existent|minimal|very\s+low)", 1, 5),
+    (r"(?:low|lowish|light|mild|fine|ok|okay|not\s+bad|manageable)", 2, 4),
+    (r"(?:moderate|medium|average|so-?so|meh|normal)", 3, 3),
+    (r"(?:high|heavy|bad|rough)", 4, 2),
+    (r"(?:very\s+high|really\s+high|through\s+the\s+roof|insane|terrible|awful|crap|shit)", 5, 1),
+    (r"(?:great|amazing|awesome|excellent|perfect|good)", 1, 5),
+)
+_LEVEL = re.compile(
+    r"\b(?P<name>\w+(?:\s+\w+)?)\s+(?:is|was|were|are|level\s+is|levels\s+are|:|=)\s+"
+    r"(?:(?:really|very|pretty|quite|super)\s+)?(?P<level>[\w-]+(?:\s+[\w-]+){0,3})",
+    F,
+)
+
+
+def _level(text: str, key: str) -> int | None:
+    """The level a sentence gives a named scale ("stress is low" 2): for sleep the best word is 5,
+    for soreness and stress the highest is 5 (a "great" sleep is 5, a "great" stress is no log)."""
+    for m in _LEVEL.finditer(text):
+        if not re.fullmatch(_LEVEL_NAMES[key], m.group("name").split()[-1], F):
+            continue
+        level = m.group("level").lower()
+        for pattern, scale, sleep in sorted(_LEVELS, key=lambda rule: -len(rule[0])):
+            if re.match(pattern + r"\b", level):
+                if key == "sleep_quality":
+                    return sleep
+                return None if pattern.startswith("(?:great") else scale
+    return None
+
+
 def _scale(text: str, rules: tuple[tuple[str, int], ...]) -> int | None:
     for pattern, value in rules:
         if re.search(pattern, text, F):
@@ -194,7 +252,7 @@ def readiness(text: str) -> dict[str, int]:
         key = {"sleep": "sleep_quality", "sore": "soreness"}.get(m.group(1).lower(), m.group(1))
         found[key.lower()] = int(m.group(2))
     for key, rules in (("sleep_quality", SLEEP), ("soreness", SORENESS), ("stress", STRESS)):
-        if key not in found and (value := _scale(text, rules)) is not None:
+        if key not in found and (value := _level(text, key) or _scale(text, rules)) is not None:
             found[key] = value
     return found
 

@@ -1,0 +1,79 @@
+"""Wellness numbers and levels in everyday words (issue 20): a mood as a number on the log's five
+steps ("mood 2", "log my mood as 4": a mood, never a medicine), a readiness scale named with a
+level ("stress is low": never the bare word's 4), a reminder at a part of the day ("at night"),
+and the log asked for by its kind ("what meds have I taken this week")."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+
+from coach.llm.base import Turn, World
+from coach.llm.offline.understand import understand
+
+TODAY = datetime.date(2026, 11, 26)  # a Thursday
+
+
+def calls(text: str) -> list[tuple[str, dict]]:
+    found = understand(text, World(today=TODAY, turns=[Turn(role="user", content=text)]))
+    assert found is not None and found.ask is None and not found.problem, (text, found)
+    return [(c.name, c.arguments) for c in found.calls]
+
+
+@pytest.mark.parametrize(
+    ("text", "mood"),
+    [
+        ("mood 2", "poor"),
+        ("log my mood as 2", "poor"),
+        ("log my mood as 4", "good"),
+        ("mood: 5", "great"),
+        ("my mood today is a 3", "okay"),
+        ("mood three out of five", "okay"),
+        ("rate my mood 1", "poor"),
+    ],
+)
+def test_a_mood_as_a_number_is_a_mood_log_never_a_medicine(text, mood):
+    assert calls(text) == [("log_mood", {"mood": mood})]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "slept like crap, legs are super sore, stress is low",
+            {"sleep_quality": 1, "soreness": 5, "stress": 2},
+        ),
+        ("slept well, not sore, stress is high", {"sleep_quality": 4, "soreness": 1, "stress": 4}),
+        (
+            "sleep was terrible, a bit sore, stress is moderate",
+            {"sleep_quality": 1, "soreness": 2, "stress": 3},
+        ),
+    ],
+)
+def test_a_scale_named_with_a_level_reads_the_level(text, expected):
+    assert calls(text) == [("log_readiness", expected)]
+
+
+@pytest.mark.parametrize(
+    ("text", "title", "time"),
+    [
+        ("can you remind me to take my magnesium at night", "Take my magnesium", "21:00"),
+        ("remind me to stretch every evening", "Stretch", "19:00"),
+        ("remind me to take my vitamins in the morning", "Take my vitamins", "08:00"),
+        ("remind me to foam roll before bed", "Foam roll", "21:00"),
+        ("remind me to take my meds at 9 in the morning", "Take my meds", "09:00"),
+        ("set a reminder at 20:00 to stretch", "Stretch", "20:00"),
+    ],
+)
+def test_a_reminder_at_a_part_of_the_day_takes_its_usual_hour(text, title, time):
+    assert calls(text) == [
+        ("create_reminder", {"title": title, "time": time, "days": [1, 2, 3, 4, 5, 6, 7]})
+    ]
+
+
+@pytest.mark.parametrize(
+    "text", ["what meds have i taken this week", "which supplements did i take this week"]
+)
+def test_the_log_asked_for_by_its_kind(text):
+    assert calls(text) == [("get_wellness_logs", {"kind": "medication", "days": 7})]
