@@ -10,6 +10,7 @@ date; a schedule that names no date is asked, never guessed."""
 
 from __future__ import annotations
 
+import datetime
 import re
 from typing import Any
 
@@ -51,6 +52,9 @@ _LENGTH = re.compile(
 )
 
 
+_GLUED = re.compile(r"\b(\d+(?:\.\d+)?)(?!(?:st|nd|rd|th)\b)([a-z]{1,7})\b")
+
+
 def workout_titles(world: World) -> list[tuple[str, Any]]:
     """The titles of the workouts the athlete may see, as people write them, → the workout id."""
 
@@ -61,7 +65,10 @@ def workout_titles(world: World) -> list[tuple[str, Any]]:
         pairs = []
         for pk, title in visible_workouts(user).values_list("pk", "title"):
             lower = title.lower().strip()
-            for form in {lower, lower.replace("-", " "), re.sub(r"[^\w\s]", "", lower)}:
+            plain = re.sub(r"[^\w\s]", "", lower)
+            # as the matcher reads a message: a number parted from its unit ("track 400 s")
+            parted = _GLUED.sub(r"\1 \2", plain)
+            for form in {lower, lower.replace("-", " "), plain, parted}:
                 if form.strip():
                     pairs.append((form, pk))
         return pairs
@@ -84,7 +91,12 @@ def _search(slots: Slots) -> Parsed:
     query = re.sub(r"\s+", " ", query).strip(" ,.?!")
     if lengths and min(lengths) <= SHORT_MINUTES and not re.search(r"\b(?:quick|short)\b", query):
         query = f"quick {query}".strip()
-    query = re.sub(r"^(?:a|an|some|any|good|nice|new|the)\s+", "", query, flags=re.I)
+    query = re.sub(
+        r"^(?:(?:on|for|in|during)\s+)?(?:a|an|some|any|good|nice|new|the|my)\s+",
+        "",
+        query,
+        flags=re.I,
+    )
     if not query:
         raise CommandError('Say what kind of workout, e.g. "find me a leg workout".')
     return Parsed("search_workout_library", {"query": query[:200]}, f'search for "{query}"')
@@ -127,15 +139,27 @@ def _which(slots: Slots) -> tuple[int, str]:
     return hits[index].id, hits[index].title
 
 
+def _same_week(date: datetime.date, today: datetime.date) -> bool:
+    return date.isocalendar()[:2] == today.isocalendar()[:2]
+
+
 def _schedule(slots: Slots) -> Parsed | Ask:
     pk, title = _which(slots)
     words = rest_of_message(slots)
     tail = str(slots.get("when_said", "")) or words
-    date = date_said(tail, slots.world.today)
+    today = slots.world.today
+    date = date_said(tail, today)
     if date is None:
         return Ask(
             f"Which day should I put {title} on?",
             tuple(f"schedule {title} for {d}" for d in ("tomorrow", "saturday")),
+        )
+    if re.search(r"\bnext\s+(?!week)[a-z]+day\b", tail, re.I) and _same_week(date, today):
+        # "next friday" on a Thursday: tomorrow, or the Friday of next week? Asked.
+        later = date + datetime.timedelta(days=7)
+        return Ask(
+            f"Which {date:%A} should I put {title} on: {date:%-d %B} or {later:%-d %B}?",
+            tuple(f"schedule {title} on {d.isoformat()}" for d in (date, later)),
         )
     arguments: dict[str, Any] = {"workout_id": pk, "date": date.isoformat()}
     description = f"schedule {title} on {date:%A %-d %B}"
@@ -184,7 +208,8 @@ LANGUAGE = Language(
         "cal": "[(on|to|in|into) [my|the] (calendar|schedule|plan|program)]",
         "length": "[(for|under|in|of|less than|within|around|about|max|at most|lasting) "
         "{workout_minutes} (min|mins|minute|minutes)]",
-        "day_said": "[(for|on|this|next)] ({day}|{when}|the day after tomorrow|tomorrow)",
+        "asking": "[<please>] [can you|could you|would you|will you|can u|could u] [please|pls]",
+        "day_said": "[(for|on|this|next|to)] ({day}|{when}|the day after tomorrow|tomorrow)",
         "pls": "[please|pls|plz|thanks|thx|thank you]",
     },
     intents=(
@@ -214,10 +239,10 @@ LANGUAGE = Language(
         Intent(
             "add_workout_to_calendar",
             (
-                "[<please>] (schedule|put|add|plan|book|slot|pencil in) [in] <target> <cal> "
+                "<asking> (schedule|put|add|plan|book|slot|pencil in) [in] <target> <cal> "
                 "[for|on|from|starting] {when_said}",
-                "[<please>] (schedule|put|add|plan|book) <target> <cal>",
-                "[<please>] (schedule|put|add|plan|book|slot|pencil in) [in] <target> <cal> "
+                "<asking> (schedule|put|add|plan|book) <target> <cal> <pls>",
+                "<asking> (schedule|put|add|plan|book|slot|pencil in) [in] <target> <cal> "
                 "<day_said> <pls>",
                 "[i want to|i'd like to|let me|i'll|can i] do <target> {when_said}",
             ),

@@ -22,6 +22,7 @@ from coach.llm.offline.language import (
     Slots,
     World,
     day_of,
+    message_of,
     rest_of_message,
 )
 from nutrition.access import household_for
@@ -75,11 +76,22 @@ def _which_list(slots: Slots) -> dict[str, Any] | Ask:
     return {}  # the household's only list, or a new one (the tool's default)
 
 
+def _as_typed(slots: Slots, words: str) -> str:
+    """``words`` as the athlete typed them, commas included (the matcher drops punctuation, and
+    "6 bananas, 2 avocados" is two items, not one called "bananas 2 avocados")."""
+    parts = words.split()
+    if not parts:
+        return words
+    pattern = r"[\s,;]+".join(re.escape(p) for p in parts)
+    m = re.search(pattern, message_of(slots), re.I)
+    return m.group(0) if m else words
+
+
 def _add_items(slots: Slots) -> list[Parsed] | Ask:
     where = _which_list(slots)
     if isinstance(where, Ask):
         return where
-    found = said.items(str(slots.get("items", "")), slots.world)
+    found = said.items(_as_typed(slots, str(slots.get("items", ""))), slots.world)
     if not found:
         raise CommandError('Say what to add, e.g. "add 2 liters of milk to my grocery list".')
     calls = []
@@ -218,7 +230,10 @@ def _show_list(slots: Slots) -> Parsed | Ask:
     return Parsed("grocery_get_list", where, f"show the list {name}")
 
 
-WHEN = "[(on|for) {day}|{when}|(on|for) {when}]"
+WHEN = (
+    "[(on|for) {day} [night|evening|morning|afternoon]|{when} [night|evening|morning|afternoon]|"
+    "(on|for) {when} [night|evening|morning|afternoon]]"
+)
 LANGUAGE = Language(
     lists={"grocery_list": list_names, "recipe": recipe_titles},
     values={
@@ -265,6 +280,9 @@ LANGUAGE = Language(
                 "[to buy|to get|to pick up] <amount> {ingredient}",
                 "(we're|i'm|were|im|we are|i am) [all|completely|almost|nearly] out of <amount> "
                 "{ingredient}",
+                "[(we're|i'm|were|im|we are|i am|we|i)] [all|completely|almost|nearly|totally] "
+                "(out of|low on|running low on|running out of|short on|ran out of) <amount> "
+                "{ingredient}",
             ),
             build=_needed,
         ),
@@ -281,6 +299,7 @@ LANGUAGE = Language(
             "recipe_list",
             (
                 "(what|which) recipes (do i have|have i got|are there|did i save|do we have)",
+                "(do|have) (i|we) (have|got|saved) any [saved] recipes",
                 "(show|list|give|read) [me] [all] [my|the|our] [saved] recipes",
                 "[my|our] recipes",
             ),

@@ -26,6 +26,7 @@ def athlete():
     LibraryWorkoutFactory(owner=coach, scope="shared", title="Leg Day Destroyer", tags=["legs"])
     LibraryWorkoutFactory(owner=athlete, title="Hill Sprints", sport="running", tags=["hills"])
     LibraryWorkoutFactory(owner=UserFactory(), title="Someone Else's Secret")
+    LibraryWorkoutFactory(owner=coach, scope="shared", title="Track 400s", sport="running")
     return athlete
 
 
@@ -190,4 +191,31 @@ def test_that_one_on_a_day_is_the_search_result_not_an_exercise_called_that_one(
 def test_a_trailing_please_is_no_part_of_the_page(athlete):
     assert calls(athlete, "take me to the calendar pls") == [
         ("navigate_to_page", {"page": "calendar"})
+    ]
+
+
+def test_a_title_with_a_number_glued_to_letters_is_still_the_workout(athlete):
+    assert calls(athlete, "add Track 400s to friday") == [
+        ("add_workout_to_calendar", {"workout_id": pk("Track 400s"), "date": "2026-11-27"})
+    ]
+
+
+def test_could_you_schedule_is_a_schedule(athlete):
+    assert calls(athlete, "could you put Leg Day Destroyer on my calendar for tomorrow") == [
+        ("add_workout_to_calendar", {"workout_id": pk("Leg Day Destroyer"), "date": "2026-11-27"})
+    ]
+
+
+def test_next_friday_said_on_a_thursday_is_asked(athlete):
+    found = read(athlete, "schedule Leg Day Destroyer next friday")
+    assert found.calls == [] and "27 November or 4 December" in found.ask.question
+    assert found.ask.options == (
+        "schedule Leg Day Destroyer on 2026-11-27",
+        "schedule Leg Day Destroyer on 2026-12-04",
+    )
+
+
+def test_next_monday_is_not_asked(athlete):
+    assert calls(athlete, "schedule Leg Day Destroyer next monday") == [
+        ("add_workout_to_calendar", {"workout_id": pk("Leg Day Destroyer"), "date": "2026-11-30"})
     ]

@@ -196,3 +196,34 @@ def test_the_meals_we_have_got_planned(athlete):
 def test_the_command_form_takes_called_as_no_part_of_the_name():
     parsed = parse_nutrition_command("new shopping list called Meal Prep")
     assert (parsed.name, parsed.arguments) == ("grocery_create_list", {"name": "Meal Prep"})
+
+
+def test_items_parted_by_commas_are_several_items(athlete):
+    text = "add 6 bananas, 2 avocados and a bag of rice to my grocery list"
+    assert calls(athlete, text) == [
+        item("banana", 6, "whole"),
+        item("avocado", 2, "whole"),
+        item("rice"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "ingredient"),
+    [("we're low on coffee", "coffee"), ("out of milk", "milk"), ("running low on oats", "oats")],
+)
+def test_running_low_is_a_grocery_item(athlete, text, ingredient):
+    assert calls(athlete, text) == [item(ingredient)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "what's for dinner tomorrow night",
+            ("planner_get_meal", {"date": "2026-11-27", "meal_type": "dinner"}),
+        ),
+        ("do i have any recipes", ("recipe_list", {})),
+    ],
+)
+def test_more_reads_in_words(athlete, text, expected):
+    assert calls(athlete, text) == [expected]

@@ -67,6 +67,14 @@ ALONE = [
     "i just want everything to end",
     "burning myself again",
     "thinking about taking all my pills",
+    "what's the point",
+    "i want to disappear",
+    "life isn't worth living",
+    "i just want to sleep forever",
+    "i'm done with everything",
+    "i hate my life",
+    "i can't keep going like this",
+    "i want to give up on life",
 ]
 INSIDE = [
     "skip tomorrow's workout, honestly I feel hopeless and want to hurt myself",
@@ -92,6 +100,8 @@ NOT_CRISIS = [
     "i cut my finger cooking",
     "i want this set to end",
     "mood 1",
+    "i can't keep going at this pace",
+    "i hate burpees",
 ]
 
 

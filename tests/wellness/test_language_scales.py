@@ -13,6 +13,7 @@ from coach.llm.base import Turn, World
 from coach.llm.offline.understand import understand
 
 TODAY = datetime.date(2026, 11, 26)  # a Thursday
+EVERY_DAY = [1, 2, 3, 4, 5, 6, 7]
 
 
 def calls(text: str) -> list[tuple[str, dict]]:
@@ -67,9 +68,7 @@ def test_a_scale_named_with_a_level_reads_the_level(text, expected):
     ],
 )
 def test_a_reminder_at_a_part_of_the_day_takes_its_usual_hour(text, title, time):
-    assert calls(text) == [
-        ("create_reminder", {"title": title, "time": time, "days": [1, 2, 3, 4, 5, 6, 7]})
-    ]
+    assert calls(text) == [("create_reminder", {"title": title, "time": time, "days": EVERY_DAY})]
 
 
 @pytest.mark.parametrize(
@@ -77,3 +76,42 @@ def test_a_reminder_at_a_part_of_the_day_takes_its_usual_hour(text, title, time)
 )
 def test_the_log_asked_for_by_its_kind(text):
     assert calls(text) == [("get_wellness_logs", {"kind": "medication", "days": 7})]
+
+
+@pytest.mark.parametrize(
+    ("text", "mood"), [("i'd say my mood is a 4", "good"), ("honestly my mood is 2", "poor")]
+)
+def test_a_hedged_mood_number_is_still_a_mood(text, mood):
+    assert calls(text) == [("log_mood", {"mood": mood})]
+
+
+def test_a_clock_in_words_is_no_part_of_the_reminders_title():
+    assert calls("remind me to take creatine at eight") == [
+        ("create_reminder", {"title": "Take creatine", "time": "08:00", "days": EVERY_DAY})
+    ]
+
+
+def test_a_reminder_for_one_day_asks_which_days_instead_of_repeating_that_weekday():
+    found = understand(
+        "remind me tomorrow at 9 to call the physio",
+        World(today=TODAY, turns=[Turn(role="user", content="x")]),
+    )
+    assert found.calls == [] and "which days" in found.ask.question
+    assert found.ask.options == (
+        "remind me every day at 09:00 to call the physio",
+        "remind me on weekdays at 09:00 to call the physio",
+    )
+
+
+def test_at_lunch_is_when_it_was_taken_not_a_meal():
+    assert calls("had 3 caps of fish oil at lunch") == [
+        (
+            "log_medication",
+            {
+                "medication_name": "fish oil",
+                "kind": "supplement",
+                "dose": "3 capsules",
+                "part_of_day": "afternoon",
+            },
+        )
+    ]

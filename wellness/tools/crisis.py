@@ -83,6 +83,21 @@ CRISIS = Language(
                 "myself again|my arms|my wrists|my legs) [{crisis_after}]",
                 "[{crisis_before}] (overdose|overdosing|od on|jump off|hang myself|hanging myself|"
                 "slit my wrists) [{crisis_after}]",
+                # Despair said plainly: a question about the point with nothing after it, life
+                # not worth living, sleeping forever, being done with everything.
+                "[{crisis_before}] (what's|whats|what is) the point [anymore|any more|of anything|"
+                "of it all|of it|of any of this|of trying]",
+                "[{crisis_before}] (want|wanna|wish i could|need) [to] (disappear|vanish|not "
+                "exist|stop existing|sleep forever|go to sleep forever|fall asleep forever) "
+                "[{crisis_after}]",
+                "[{crisis_before}] (life|living|my life) (isn't|isnt|is not|ain't|aint|not) worth "
+                "(living|it) [anymore|any more] [{crisis_after}]",
+                "[{crisis_before}] (i'm|im|i am) (done|finished) with (life|living|everything|it "
+                "all|being alive) [{crisis_after}]",
+                "[{crisis_before}] (hate|hating) (my life|being alive|living) [{crisis_after}]",
+                "[{crisis_before}] (can't|cant|cannot) (keep going|keep living|go on|carry on|do "
+                "this) (like this|anymore|any more)",
+                "[{crisis_before}] give up on (life|living|everything) [{crisis_after}]",
                 "[{crisis_before}] (take|taking|took|swallow|swallowing|swallowed) (all|the whole "
                 "bottle of) [of] [my|the] (pills|tablets|meds|medication|sleeping pills) "
                 "[{crisis_after}]",

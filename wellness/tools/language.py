@@ -139,10 +139,18 @@ _VERB = re.compile(
     r"^.*?\b(?:remind\s+me|reminder|alarm)\b(?:\s+for\s+me)?(?:\s+(?:to|for|about))?\s*", re.I
 )
 _CLOCK_WORDS = re.compile(
-    r"\b(?:at|@|by)\s+\d{1,2}(?::\d{2})?\s*(?:a\.?m\.?|p\.?m\.?|o'?clock)?"
+    r"\b(?:at|@|by)\s+(?:\d{1,2}|"
+    + "|".join(said.NUMBER_WORDS)
+    + r")(?::\d{2})?\s*(?:a\.?m\.?|p\.?m\.?|o'?clock|in\s+the\s+(?:morning|evening|afternoon)|"
+    r"at\s+night)?"
     r"|\b\d{1,2}:\d{2}\s*(?:a\.?m\.?|p\.?m\.?)?|\b\d{1,2}\s*(?:a\.?m\.?|p\.?m\.?)"
     r"|\b(?:at\s+)?(?:noon|midday|midnight)\b",
     re.I,
+)
+
+
+_ONE_DAY = re.compile(
+    r"\b(?:today|tomorrow|the\s+day\s+after\s+tomorrow|\d{4}-\d{2}-\d{2})\b", re.I
 )
 
 
@@ -170,6 +178,17 @@ def _reminder(slots: Slots) -> Parsed | Ask:
         title, time, days = _reminder_parts(_VERB.sub("", rest, count=1))
     if not title:
         raise CommandError('Say what to remind you of, e.g. "remind me to stretch at 7pm".')
+    if _ONE_DAY.search(title):
+        # Reminders repeat on weekdays: a one-off day ("tomorrow at 9") is asked, not turned
+        # into every such weekday.
+        what = _ONE_DAY.sub(" ", title)
+        what = re.sub(r"^\s*(?:to\s+)?", "", re.sub(r"\s+", " ", what)).strip(" ,.")
+        what = what[:1].lower() + what[1:]
+        at = f" at {time}" if time else ""
+        return Ask(
+            f"Reminders repeat on the days you choose; which days should I remind you to {what}?",
+            (f"remind me every day{at} to {what}", f"remind me on weekdays{at} to {what}"),
+        )
     what = title[:1].lower() + title[1:]
     if time is None:
         return Ask(
@@ -234,8 +253,8 @@ def _logs(slots: Slots) -> Parsed:
 
 TOOK = "(took|taken|had|swallowed|injected|used|popped)"
 MOOD_LEAD = (
-    "(i feel|i'm feeling|im feeling|i am feeling|feeling|i've been feeling|ive been feeling|"
-    "been feeling|today i feel|i feel like|i'm|im|i am)"
+    "[<hedge>] (i feel|i'm feeling|im feeling|i am feeling|"
+    "feeling|i've been feeling|ive been feeling|been feeling|today i feel|i feel like|i'm|im|i am)"
 )
 
 EVERYDAY = Language(
@@ -252,6 +271,7 @@ EVERYDAY = Language(
     ranges={"days": (1, 90)},
     rules={
         "adverb": "[really|pretty|very|so|quite|super|a bit|kinda|kind of|rather|just|honestly]",
+        "hedge": "[i'd say|i would say|i think|i guess|honestly|tbh|overall]",
         "lately": "[today|right now|at the moment|this morning|tonight|lately|these days|now]",
         "span_said": "(in|over|for|from) (the last|the past|last|past) {days} days|{span}",
     },
@@ -272,7 +292,8 @@ EVERYDAY = Language(
                 "[my] mood [today] [is|was|:|=] [feeling] <adverb> {mood} <lately> [{mood_note}]",
                 "(log|record|set) [my] mood [as] [to] <adverb> {mood} [{mood_note}]",
                 "(today|today's) [is|was] [been] [a|an] <adverb> {mood} day",
-                "[my] mood [today] [is|was|:|=|at] [a|an] {mood_score} [out of (5|five)] <lately>",
+                "[<hedge>] [my] mood [today] [is|was|:|=|at] [a|an] {mood_score} [out of (5|five)] "
+                "<lately>",
                 "(log|record|set|put|rate) [my|today's] mood [as|to|at] [a|an] {mood_score} "
                 "[out of (5|five)] <lately>",
             ),

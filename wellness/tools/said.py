@@ -35,7 +35,8 @@ DOSE = re.compile(
     F,
 )
 PART = re.compile(
-    r"\b(?:this|in\s+the|before|after|with)\s+(?P<part>morning|afternoon|evening|breakfast|"
+    r"\b(?:this|in\s+the|before|after|with|at|during|over)\s+(?P<part>morning|afternoon|evening|"
+    r"breakfast|"
     r"lunch|dinner|supper|bed)\b|\b(?P<night>tonight|last\s+night|at\s+night|at\s+bedtime)\b",
     F,
 )
