@@ -115,3 +115,9 @@ def test_at_lunch_is_when_it_was_taken_not_a_meal():
             },
         )
     ]
+
+
+def test_a_reminder_about_my_appointment_is_not_something_to_take():
+    assert calls("remind me about my physio appointment on friday at 10") == [
+        ("create_reminder", {"title": "My physio appointment", "time": "10:00", "days": [5]})
+    ]

@@ -46,6 +46,13 @@ def _medicine(slots: Slots) -> Parsed:
         name,
         flags=re.I,
     )
+    # what it was for or around: "ibuprofen for my knee", "creatine before my run"
+    name = re.sub(
+        r"\s+(?:before|after|during|for|because of|due to|to help with)\s+(?:my|the|a|an)\s.*$",
+        "",
+        name.strip(),
+        flags=re.I,
+    )
     name = re.sub(r"^\s*(?:of|my|a|an|some|the|his|her)\s+", "", name.strip(), flags=re.I)
     name = re.sub(r"\s+", " ", name).strip(" ,.")
     count = re.match(r"(\d+|one|two|three|four|five|a couple of)\s+(\S.*)$", name, re.I)
@@ -163,8 +170,9 @@ def _reminder_parts(text: str) -> tuple[str, str | None, list[int]]:
     for _ in range(2):
         title = re.sub(r"^(?:to|for|about|that i (?:need|have) to)\s+", "", title, flags=re.I)
         title = re.sub(r"\s+(?:to|for|on|at|every|each|and)$", "", title, flags=re.I).strip(" ,.")
-    if re.match(r"my\s", title, re.I):  # "a reminder for my vitamins": take them
-        title = "take " + title
+    words = set(re.findall(r"[a-z]+", title.lower()))
+    if re.match(r"my\s", title, re.I) and (words & TAKEN_THINGS or words & set(SUPPLEMENTS)):
+        title = "take " + title  # "a reminder for my vitamins": take them
     return title[:1].upper() + title[1:120], time, days
 
 
@@ -265,7 +273,9 @@ EVERYDAY = Language(
         "care_place": CARE_PLACES,
         "span": SPANS,
         "log_kind": LOG_KINDS,
-        "took_verb": [(w, w) for w in ("took", "taken", "had", "swallowed", "injected", "used")],
+        "took_verb": [
+            (w, w) for w in ("took", "taken", "had", "swallowed", "injected", "used", "popped")
+        ],
         "injury_verb": [(w, w) for w in re.findall(r"\w+", INJURY_VERBS)],
     },
     ranges={"days": (1, 90)},

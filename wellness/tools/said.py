@@ -259,8 +259,14 @@ def readiness(text: str) -> dict[str, int]:
 
 
 # Words of how the athlete is or what they did, never a medicine they took ("log my mood as 2").
+# Nor what people "take" that is no medicine: time off, a nap, a walk, a photo ("took a rest day"
+# is a day off, never a medicine called "rest day").
 NOT_TAKEN = re.compile(
-    r"\b(mood|feeling|feel|readiness|energy|stress|sleep|slept|soreness|workout|run|ride|"
-    r"session|weight|meal|breakfast|lunch|dinner|snack)\b",
+    r"\b(?:mood|feeling|feel|readiness|energy|stress|sleep|slept|soreness|workout|run|ride|"
+    r"session|weight|meal|breakfast|lunch|dinner|snack|rest|day|off|nap|walk|hike|stroll|jog|"
+    r"swim|break|breather|breath|shower|bath|holiday|vacation|week|weekend|time|photo|picture|"
+    r"pic|selfie|test|exam|class|lesson|course|trip|step|stair|seat|turn|chance|look|fall|"
+    r"tumble|spill|hit|beating|note|call|bus|train|taxi|car|dog|kid|easy|while|minute|second|"
+    r"hour|lap|game|match|race|loss|sip|bite|shot\s+at)(?:s|es)?\b",
     re.I,
 )
