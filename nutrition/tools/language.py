@@ -244,7 +244,7 @@ LANGUAGE = Language(
     },
     wildcards=("items", "list_name", "recipe_text"),
     rules={
-        "list": f"[<the>] [{{grocery_list}}] {LIST_WORDS}",
+        "list": f"[<the>] [{{grocery_list}}] {LIST_WORDS} [please|pls|plz|thanks|thx]",
         "when_meal": WHEN,
         "amount": "[some|more] [{count}|{qty}] [{unit_word}] [of]",
     },
@@ -265,7 +265,8 @@ LANGUAGE = Language(
             (
                 "[<please>] [can you|could you] (add|put|stick|throw|pop|write|jot) [down] {items} "
                 "(to|on|onto|in|into) <list>",
-                "[<please>] (add|put) {items} (to|on|onto) [<the>] {grocery_list} [list]",
+                "[<please>] (add|put) {items} (to|on|onto) [<the>] {grocery_list} [list] "
+                "[please|pls|plz|thanks|thx]",
                 "(i|we) need {items} (add|put) (it|them|that|those|these) (to|on|onto|in) <list>",
                 "(i|we) (need|are out of|ran out of|have run out of|'ve run out of) {items} "
                 "(for|on) <list>",
@@ -280,6 +281,9 @@ LANGUAGE = Language(
                 "[to buy|to get|to pick up] <amount> {ingredient}",
                 "(we're|i'm|were|im|we are|i am) [all|completely|almost|nearly] out of <amount> "
                 "{ingredient}",
+                "[(i|we)] (need to|have to|gotta|got to|must|should) (buy|pick up|get) [some|more] "
+                "<amount> {ingredient}",
+                "[<please>] (buy|pick up) [some|more] <amount> {ingredient} [please|pls|plz]",
                 "[(we're|i'm|were|im|we are|i am|we|i)] [all|completely|almost|nearly|totally] "
                 "(out of|low on|running low on|running out of|short on|ran out of) <amount> "
                 "{ingredient}",

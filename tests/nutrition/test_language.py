@@ -227,3 +227,19 @@ def test_running_low_is_a_grocery_item(athlete, text, ingredient):
 )
 def test_more_reads_in_words(athlete, text, expected):
     assert calls(athlete, text) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "add a dozen eggs and 2 liters of milk to the shopping list please",
+            [item("egg", 12, "whole"), item("milk", 2, "l")],
+        ),
+        ("buy eggs", [item("egg")]),
+        ("we need to pick up some milk", [item("milk")]),
+        ("i need to get 2 avocados", [item("avocado", 2, "whole")]),
+    ],
+)
+def test_buying_and_a_trailing_please(athlete, text, expected):
+    assert calls(athlete, text) == expected
