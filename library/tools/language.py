@@ -83,7 +83,8 @@ def _minutes(m: re.Match[str]) -> int:
 
 
 def _search(slots: Slots) -> Parsed:
-    query = re.sub(r"\s+", " ", str(slots.get("query", ""))).strip(" ,.?!")
+    where = re.sub(r"^(?:in|at|on)\s+(?:a|an|the|my)?\s*", "", str(slots.get("query_place", "")))
+    query = re.sub(r"\s+", " ", f"{slots.get('query', '')} {where}").strip(" ,.?!")
     lengths = [_minutes(m) for m in _LENGTH.finditer(query)]
     if "workout_minutes" in slots:
         lengths.append(int(slots.get("workout_minutes")))
@@ -198,7 +199,7 @@ LANGUAGE = Language(
     lists={"workout": workout_titles},
     values={"page": PAGES, "found": ORDINALS},
     ranges={"workout_minutes": (1, 180)},
-    wildcards=("query", "when_said", "workout_words"),
+    wildcards=("query", "query_place", "when_said", "workout_words"),
     rules={
         "find": "(find|search|look|look up|search for|look for|get|give|show|recommend|suggest|"
         "pull up|any|need|want)",
@@ -226,6 +227,10 @@ LANGUAGE = Language(
                 + _NOUN
                 + " <lib> <length> <pls>",
                 "(show|give|find|get) me something {query} <pls>",
+                "[(got|have you got|do you have|<find>) [me]] (something|anything) {query} <pls>",
+                "[(got|have you got|do you have|is there|are there|<find>) [me]] <some> {query} ["
+                + _NOUN
+                + "] (i|we) (can|could) do [{query_place}] <pls>",
                 "(what|which) {query} " + _NOUN + " (are there|do you have|do i have|are in the "
                 "library|can i do)",
                 "(search|look through|check) [the|my] [workout] library for {query}",

@@ -327,7 +327,7 @@ LANGUAGE = Language(
             (
                 "(what|which) meals are (planned|on the plan|coming up) [for|in] [the next "
                 "{count} days|{next_week}|this week|the week]",
-                "(show|what's|whats|what is) [me] [my|the|our] meal (plan|planner|schedule) "
+                "(show|what's|whats|what is) [me] [on|in] [my|the|our] meal (plan|planner|schedule) "
                 "[for] [the next {count} days|{next_week}|this week|the week]",
                 "[(show|tell) me] (what|which) meals (are|we've got|we have|i've got|i have|have "
                 "we got|have i got|we've|i've) [got] (planned|on the plan|coming up|lined up) "

@@ -219,3 +219,14 @@ def test_next_monday_is_not_asked(athlete):
     assert calls(athlete, "schedule Leg Day Destroyer next monday") == [
         ("add_workout_to_calendar", {"workout_id": pk("Leg Day Destroyer"), "date": "2026-11-30"})
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "query"),
+    [
+        ("something easy for a recovery day", "easy for a recovery day"),
+        ("any short cardio i can do in a hotel room", "short cardio hotel room"),
+    ],
+)
+def test_something_and_what_i_can_do_where_are_searches(athlete, text, query):
+    assert calls(athlete, text) == [("search_workout_library", {"query": query})]

@@ -223,6 +223,10 @@ def test_running_low_is_a_grocery_item(athlete, text, ingredient):
             ("planner_get_meal", {"date": "2026-11-27", "meal_type": "dinner"}),
         ),
         ("do i have any recipes", ("recipe_list", {})),
+        (
+            "what's on the meal plan next week",
+            ("planner_list_meals", {"start_date": "2026-11-30", "end_date": "2026-12-06"}),
+        ),
     ],
 )
 def test_more_reads_in_words(athlete, text, expected):

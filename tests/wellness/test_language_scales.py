@@ -9,8 +9,10 @@ import datetime
 
 import pytest
 
+from coach import guardrails
 from coach.llm.base import Turn, World
 from coach.llm.offline.understand import understand
+from coach.toolcalls import ToolCall
 
 TODAY = datetime.date(2026, 11, 26)  # a Thursday
 EVERY_DAY = [1, 2, 3, 4, 5, 6, 7]
@@ -121,3 +123,38 @@ def test_a_reminder_about_my_appointment_is_not_something_to_take():
     assert calls("remind me about my physio appointment on friday at 10") == [
         ("create_reminder", {"title": "My physio appointment", "time": "10:00", "days": [5]})
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "sleep was great, barely sore, bit stressed from work",
+            {"sleep_quality": 5, "soreness": 1, "stress": 3},
+        ),
+        (
+            "slept ok, not very sore, hardly stressed",
+            {"sleep_quality": 3, "soreness": 2, "stress": 1},
+        ),
+    ],
+)
+def test_barely_and_not_very_lower_a_scale_instead_of_being_its_bare_word(text, expected):
+    assert calls(text) == [("log_readiness", expected)]
+
+
+def test_a_mood_with_tbh_after_it():
+    assert calls("feeling pretty good tbh") == [("log_mood", {"mood": "good"})]
+
+
+def test_a_span_said_with_for():
+    assert calls("show my mood history for the past month") == [
+        ("get_wellness_logs", {"kind": "mood", "days": 30})
+    ]
+
+
+def test_an_injury_said_with_its_verb_states_the_care_record():
+    statement = "pulled my hamstring yesterday"
+    [(name, arguments)] = calls(statement)
+    call = ToolCall(id="c1", name=name, arguments=arguments)
+    assert arguments["log_type"] == "injury"
+    assert guardrails.check(call, statement=statement) is None

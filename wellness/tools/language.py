@@ -276,14 +276,16 @@ EVERYDAY = Language(
         "took_verb": [
             (w, w) for w in ("took", "taken", "had", "swallowed", "injected", "used", "popped")
         ],
-        "injury_verb": [(w, w) for w in re.findall(r"\w+", INJURY_VERBS)],
+        "injury_verb": [(w, w) for w in INJURY_VERBS],
     },
     ranges={"days": (1, 90)},
     rules={
         "adverb": "[really|pretty|very|so|quite|super|a bit|kinda|kind of|rather|just|honestly]",
         "hedge": "[i'd say|i would say|i think|i guess|honestly|tbh|overall]",
-        "lately": "[today|right now|at the moment|this morning|tonight|lately|these days|now]",
-        "span_said": "(in|over|for|from) (the last|the past|last|past) {days} days|{span}",
+        "lately": "[today|right now|at the moment|this morning|tonight|lately|these days|now] "
+        "[tbh|honestly|lol|haha|atm|tho|though]",
+        "span_said": "(in|over|for|from) (the last|the past|last|past) {days} days|"
+        "[in|over|for|from|during] {span}",
     },
     intents=(
         Intent(

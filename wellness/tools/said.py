@@ -186,14 +186,20 @@ SLEEP = (
         2,
     ),
 )
+_BARELY = r"(?:barely|hardly|scarcely|not\s+at\s+all)\s+"
+_NOT_VERY = r"not\s+(?:very|really|too|that|so|overly)\s+"
 SORENESS = (
-    (r"not\s+(?:sore|stiff)|no\s+soreness|(?:feel|feeling|legs\s+feel)\s+fresh", 1),
+    (rf"not\s+(?:sore|stiff)|no\s+soreness|{_BARELY}(?:sore|stiff)", 1),
+    (r"(?:feel|feeling|legs\s+feel)\s+fresh", 1),
+    (rf"{_NOT_VERY}(?:sore|stiff)", 2),
     (rf"{_MUCH}(?:sore|stiff)|(?:wrecked|destroyed|can'?t\s+walk)", 5),
     (rf"{_LITTLE}(?:sore|stiff)", 2),
     (r"\b(?:sore|stiff|doms)\b", 4),
 )
 STRESS = (
     (r"not\s+stress(?:ed|ful)|no\s+stress|relaxed|chill(?:ed)?\b|calm\b|stress[- ]free", 1),
+    (rf"{_BARELY}stress(?:ed|ful)", 1),
+    (rf"{_NOT_VERY}stress(?:ed|ful)", 2),
     (rf"{_MUCH}stress(?:ed|ful)|stressed\s+out|overwhelmed|burn(?:ed|t)\s+out", 5),
     (rf"{_LITTLE}stress(?:ed|ful)", 3),
     (r"\bstress(?:ed|ful)?\b|anxious|hectic", 4),

@@ -42,7 +42,21 @@ CARE_PLACES = [
     *((w, "visit") for w in ("emergency room", "dentist", "specialist", "surgeon", "nurse")),
     *((w, "visit") for w in ("cardiologist", "orthopedist", "sports doctor", "urgent care")),
 ]
-INJURY_VERBS = "(hurt|injured|sprained|strained|pulled|tweaked|twisted|tore|torn|broke|broken)"
+# How people say they got hurt: the grammar's injury sentences and the words the care record's
+# stated-intent guard accepts (``writes``: "pulled my hamstring" states an injury).
+INJURY_VERBS = (
+    "hurt",
+    "injured",
+    "sprained",
+    "strained",
+    "pulled",
+    "tweaked",
+    "twisted",
+    "tore",
+    "torn",
+    "broke",
+    "broken",
+)
 
 SPANS = [
     ("today", 1),

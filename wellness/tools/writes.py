@@ -40,6 +40,7 @@ from .args import (
     LogReadinessArgs,
     clock,
 )
+from .words import INJURY_VERBS
 
 
 def _write(make, *args, **kwargs):
@@ -312,8 +313,7 @@ SPECS = [
             "seen",
             "had",
             "appointment",
-            "injured",
-            "hurt",
+            *INJURY_VERBS,
             "physio",
             "doctor",
             "hospital",
