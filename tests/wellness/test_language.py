@@ -85,6 +85,14 @@ def test_a_stated_dose_is_a_medication_log(text, expected):
         "took the day off",
         "took a nap",
         "i took a long walk",
+        "took squats out of my plan",  # training words, particles and clauses: no medicine
+        "i took out the lunges",
+        "took 60 kg for 5 reps",
+        "had 3 sets left",
+        "took ages to warm up",
+        "took an l",
+        "had 2 beers last night",
+        "took a cold shower",  # never logged as the typo correction's "cold show"
     ],
 )
 def test_a_question_a_plan_or_a_symptom_logs_nothing(text):

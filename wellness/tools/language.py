@@ -32,6 +32,15 @@ from .writes import TAKEN_THINGS, days_text
 # --- what the athlete took ------------------------------------------------------------------------
 
 
+def _typed(slots: Slots) -> str:
+    """The athlete's latest message as typed (before any typo correction)."""
+    for turn in reversed(slots.world.turns):
+        if turn.role == "user":
+            text = turn.athlete_text if turn.athlete_text is not None else turn.content
+            return (text or "").replace("\u2019", "'")
+    return slots.text
+
+
 def _medicine(slots: Slots) -> Parsed:
     text = str(slots.get("taken", "")).strip()
     verb = str(slots.words.get("took_verb", "") or "").lower()
@@ -64,8 +73,12 @@ def _medicine(slots: Slots) -> Parsed:
         dose = "2" if count.group(1).lower() == "a couple of" else dose
     if not name:
         raise CommandError('Say what you took, e.g. "I took 400 mg ibuprofen".')
-    if said.NOT_TAKEN.search(name):
+    if said.not_a_medicine(name):
         # "log my mood as 2", "log my sleep": how the athlete is, not a medicine they took.
+        raise NotMeant
+    if not re.search(rf"(?<!\w){re.escape(name)}(?!\w)", _typed(slots), re.I):
+        # A name the typo correction made ("took a cold shower" read as "cold show"): a log is
+        # written at once, so a medicine is logged as typed, never as a guess.
         raise NotMeant
     lower = name.lower()
     kind = "supplement" if any(s in lower for s in SUPPLEMENTS) else "medication"

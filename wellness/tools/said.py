@@ -273,6 +273,27 @@ NOT_TAKEN = re.compile(
     r"swim|break|breather|breath|shower|bath|holiday|vacation|week|weekend|time|photo|picture|"
     r"pic|selfie|test|exam|class|lesson|course|trip|step|stair|seat|turn|chance|look|fall|"
     r"tumble|spill|hit|beating|note|call|bus|train|taxi|car|dog|kid|easy|while|minute|second|"
-    r"hour|lap|game|match|race|loss|sip|bite|shot\s+at)(?:s|es)?\b",
+    r"hour|lap|game|match|race|loss|sip|bite|shot\s+at|set|rep|kg|kgs|lb|lbs|km|mile|squat|lunge|"
+    r"press|deadlift|row|curl|plank|pull-?up|push-?up|exercise|plan|program|beer|wine|drink|"
+    r"alcohol|shot\s+of\s+\w+)(?:s|es)?\b",
     re.I,
 )
+# A medicine's name is a short noun phrase: not a particle ("took out the lunges", "took it
+# easy"), not a clause ("took ages to warm up"), not a letter.
+_PARTICLE = re.compile(
+    r"^(?:out|off|up|down|over|away|back|home|apart|it|them|that|this|those|these|care|part|"
+    r"place|ages|forever|long|advantage|notes?)\b|\bto\s+[a-z]+\b",
+    re.I,
+)
+
+
+def not_a_medicine(name: str) -> bool:
+    """Whether the words after "took"/"had" are plainly no medicine or supplement: how the athlete
+    is or what they did (``NOT_TAKEN``), a particle or a clause, a letter, or more than four
+    words."""
+    words = name.split()
+    return (
+        bool(NOT_TAKEN.search(name) or _PARTICLE.search(name))
+        or len(name.strip()) < 3
+        or len(words) > 4
+    )
