@@ -15,7 +15,15 @@ import re
 from typing import Any
 
 from coach.llm.offline.grammar import CommandError, Parsed
-from coach.llm.offline.language import Ask, Intent, Language, Slots, World, rest_of_message
+from coach.llm.offline.language import (
+    Ask,
+    Intent,
+    Language,
+    NotMeant,
+    Slots,
+    World,
+    rest_of_message,
+)
 from library.access import visible_workouts
 from library.search import search_workouts
 from library.search_terms import SHORT_MINUTES
@@ -88,6 +96,9 @@ def _search(slots: Slots) -> Parsed:
     lengths = [_minutes(m) for m in _LENGTH.finditer(query)]
     if "workout_minutes" in slots:
         lengths.append(int(slots.get("workout_minutes")))
+    if re.match(r"(?:is|was|are|were|feels?|hurts?|seems?|happened|went)\b", query, re.I):
+        raise NotMeant  # "something is wrong with my knee": no search
+    query = re.sub(r"^(?:i|we|you)\s+(?:can|could)\s+do\s+", "", query, flags=re.I)
     query = _LENGTH.sub(" ", query)
     query = re.sub(r"\s+", " ", query).strip(" ,.?!")
     if lengths and min(lengths) <= SHORT_MINUTES and not re.search(r"\b(?:quick|short)\b", query):

@@ -19,6 +19,7 @@ from coach.llm.offline.language import (
     Ask,
     Intent,
     Language,
+    NotMeant,
     Slots,
     World,
     day_of,
@@ -107,6 +108,15 @@ def _add_items(slots: Slots) -> list[Parsed] | Ask:
             )
         )
     return calls
+
+
+def _needed_many(slots: Slots) -> list[Parsed] | Ask:
+    """ "we're out of eggs and milk": several items, each a known ingredient (else "we're out of
+    time" would be a grocery item)."""
+    found = said.items(_as_typed(slots, str(slots.get("items", ""))), slots.world)
+    if len(found) < 2 or any(item.ingredient is None for item in found):
+        raise NotMeant
+    return _add_items(slots)
 
 
 def _needed(slots: Slots) -> list[Parsed] | Ask:
@@ -289,6 +299,14 @@ LANGUAGE = Language(
                 "{ingredient}",
             ),
             build=_needed,
+        ),
+        Intent(
+            "grocery_need_many",
+            (
+                "[(we're|i'm|were|im|we are|i am|we|i)] [all|completely|almost|nearly|totally] "
+                "(out of|low on|running low on|running out of|ran out of|need) {items}",
+            ),
+            build=_needed_many,
         ),
         Intent(
             "recipe_create",

@@ -230,3 +230,14 @@ def test_next_monday_is_not_asked(athlete):
 )
 def test_something_and_what_i_can_do_where_are_searches(athlete, text, query):
     assert calls(athlete, text) == [("search_workout_library", {"query": query})]
+
+
+def test_something_wrong_with_my_knee_is_no_search(athlete):
+    found = read(athlete, "something is wrong with my knee")
+    assert found is None or not any(c.name == "search_workout_library" for c in found.calls)
+
+
+def test_anything_i_can_do_for_my_back_searches_the_back(athlete):
+    assert calls(athlete, "anything i can do for my back") == [
+        ("search_workout_library", {"query": "back"})
+    ]

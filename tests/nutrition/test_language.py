@@ -247,3 +247,13 @@ def test_more_reads_in_words(athlete, text, expected):
 )
 def test_buying_and_a_trailing_please(athlete, text, expected):
     assert calls(athlete, text) == expected
+
+
+def test_out_of_several_known_ingredients_adds_each(athlete):
+    assert calls(athlete, "we're out of eggs and milk") == [item("egg"), item("milk")]
+
+
+@pytest.mark.parametrize("text", ["we're out of time and energy", "i need sleep and food"])
+def test_out_of_things_that_are_no_ingredients_is_no_grocery_item(athlete, text):
+    found = read(athlete, text)
+    assert found is None or not any(c.name == "grocery_add_item" for c in found.calls)
