@@ -10,13 +10,23 @@ date; a schedule that names no date is asked, never guessed."""
 
 from __future__ import annotations
 
+import datetime
 import re
 from typing import Any
 
 from coach.llm.offline.grammar import CommandError, Parsed
-from coach.llm.offline.language import Ask, Intent, Language, Slots, World, rest_of_message
+from coach.llm.offline.language import (
+    Ask,
+    Intent,
+    Language,
+    NotMeant,
+    Slots,
+    World,
+    rest_of_message,
+)
 from library.access import visible_workouts
 from library.search import search_workouts
+from library.search_terms import SHORT_MINUTES
 
 from .said import count_said, date_said, workout_from_words
 
@@ -34,7 +44,23 @@ ORDINALS = [
     *((w, 1) for w in ("the second one", "the second", "the second workout", "number two")),
     *((w, 2) for w in ("the third one", "the third", "the third workout", "number three")),
 ]
-_NOUN = "(workout|workouts|session|sessions|routine|routines|training|plan|plans)"
+_NOUN = (
+    "(workout|workouts|session|sessions|routine|routines|training|plan|plans|stuff|exercises|"
+    "ideas|workout ideas|options|circuit|circuits|class|classes)"
+)
+# How long, said around the kind of workout ("under 30 min", "for 20 minutes", "20-minute"): the
+# search reads no minutes, so it is taken out of the words searched and a short one (at most
+# ``SHORT_MINUTES``) becomes the search's own duration hint, "quick".
+_LENGTH = re.compile(
+    r"\b(?:(?:for|under|in|of|less\s+than|within|around|about|max|at\s+most|lasting|no\s+more"
+    r"\s+than|no\s+longer\s+than|that\s+takes|that's|thats|taking)\s+)?(?:an?\s+)?"
+    r"(?P<n>\d+|half\s+an?|an?)\s*(?:-\s*)?(?P<unit>min|mins|minutes?|hours?|hrs?|h)\b"
+    r"(?:\s+(?:or\s+less|or\s+under|max|tops|long|or\s+so))?",
+    re.I,
+)
+
+
+_GLUED = re.compile(r"\b(\d+(?:\.\d+)?)(?!(?:st|nd|rd|th)\b)([a-z]{1,7})\b")
 
 
 def workout_titles(world: World) -> list[tuple[str, Any]]:
@@ -47,7 +73,10 @@ def workout_titles(world: World) -> list[tuple[str, Any]]:
         pairs = []
         for pk, title in visible_workouts(user).values_list("pk", "title"):
             lower = title.lower().strip()
-            for form in {lower, lower.replace("-", " "), re.sub(r"[^\w\s]", "", lower)}:
+            plain = re.sub(r"[^\w\s]", "", lower)
+            # as the matcher reads a message: a number parted from its unit ("track 400 s")
+            parted = _GLUED.sub(r"\1 \2", plain)
+            for form in {lower, lower.replace("-", " "), plain, parted}:
                 if form.strip():
                     pairs.append((form, pk))
         return pairs
@@ -55,9 +84,31 @@ def workout_titles(world: World) -> list[tuple[str, Any]]:
     return world.cached("library.titles", load)
 
 
+def _minutes(m: re.Match[str]) -> int:
+    n = m.group("n").lower()
+    amount = 0.5 if n.startswith("half") else 1 if n in ("a", "an") else int(n)
+    return int(amount * (60 if m.group("unit").lower().startswith("h") else 1))
+
+
 def _search(slots: Slots) -> Parsed:
-    query = re.sub(r"\s+", " ", str(slots.get("query", ""))).strip(" ,.?!")
-    query = re.sub(r"^(?:a|an|some|any|good|nice|new|the)\s+", "", query, flags=re.I)
+    where = re.sub(r"^(?:in|at|on)\s+(?:a|an|the|my)?\s*", "", str(slots.get("query_place", "")))
+    query = re.sub(r"\s+", " ", f"{slots.get('query', '')} {where}").strip(" ,.?!")
+    lengths = [_minutes(m) for m in _LENGTH.finditer(query)]
+    if "workout_minutes" in slots:
+        lengths.append(int(slots.get("workout_minutes")))
+    if re.match(r"(?:is|was|are|were|feels?|hurts?|seems?|happened|went)\b", query, re.I):
+        raise NotMeant  # "something is wrong with my knee": no search
+    query = re.sub(r"^(?:i|we|you)\s+(?:can|could)\s+do\s+", "", query, flags=re.I)
+    query = _LENGTH.sub(" ", query)
+    query = re.sub(r"\s+", " ", query).strip(" ,.?!")
+    if lengths and min(lengths) <= SHORT_MINUTES and not re.search(r"\b(?:quick|short)\b", query):
+        query = f"quick {query}".strip()
+    query = re.sub(
+        r"^(?:(?:on|for|in|during)\s+)?(?:a|an|some|any|good|nice|new|the|my)\s+",
+        "",
+        query,
+        flags=re.I,
+    )
     if not query:
         raise CommandError('Say what kind of workout, e.g. "find me a leg workout".')
     return Parsed("search_workout_library", {"query": query[:200]}, f'search for "{query}"')
@@ -100,15 +151,27 @@ def _which(slots: Slots) -> tuple[int, str]:
     return hits[index].id, hits[index].title
 
 
+def _same_week(date: datetime.date, today: datetime.date) -> bool:
+    return date.isocalendar()[:2] == today.isocalendar()[:2]
+
+
 def _schedule(slots: Slots) -> Parsed | Ask:
     pk, title = _which(slots)
     words = rest_of_message(slots)
     tail = str(slots.get("when_said", "")) or words
-    date = date_said(tail, slots.world.today)
+    today = slots.world.today
+    date = date_said(tail, today)
     if date is None:
         return Ask(
             f"Which day should I put {title} on?",
             tuple(f"schedule {title} for {d}" for d in ("tomorrow", "saturday")),
+        )
+    if re.search(r"\bnext\s+(?!week)[a-z]+day\b", tail, re.I) and _same_week(date, today):
+        # "next friday" on a Thursday: tomorrow, or the Friday of next week? Asked.
+        later = date + datetime.timedelta(days=7)
+        return Ask(
+            f"Which {date:%A} should I put {title} on: {date:%-d %B} or {later:%-d %B}?",
+            tuple(f"schedule {title} on {d.isoformat()}" for d in (date, later)),
         )
     arguments: dict[str, Any] = {"workout_id": pk, "date": date.isoformat()}
     description = f"schedule {title} on {date:%A %-d %B}"
@@ -146,7 +209,8 @@ def _navigate(slots: Slots) -> Parsed:
 LANGUAGE = Language(
     lists={"workout": workout_titles},
     values={"page": PAGES, "found": ORDINALS},
-    wildcards=("query", "when_said", "workout_words"),
+    ranges={"workout_minutes": (1, 180)},
+    wildcards=("query", "query_place", "when_said", "workout_words"),
     rules={
         "find": "(find|search|look|look up|search for|look for|get|give|show|recommend|suggest|"
         "pull up|any|need|want)",
@@ -154,6 +218,11 @@ LANGUAGE = Language(
         "some": "[a|an|some|any|good|a good|some good|a few|few|nice|new]",
         "target": "({workout}|{found})",
         "cal": "[(on|to|in|into) [my|the] (calendar|schedule|plan|program)]",
+        "length": "[(for|under|in|of|less than|within|around|about|max|at most|lasting) "
+        "{workout_minutes} (min|mins|minute|minutes)]",
+        "asking": "[<please>] [can you|could you|would you|will you|can u|could u] [please|pls]",
+        "day_said": "[(for|on|this|next|to)] ({day}|{when}|the day after tomorrow|tomorrow)",
+        "pls": "[please|pls|plz|thanks|thx|thank you]",
     },
     intents=(
         Intent(
@@ -161,11 +230,18 @@ LANGUAGE = Language(
             (
                 "[<please>] [can you|could you|please] <find> [me] [for] <some> {query} "
                 + _NOUN
-                + " <lib>",
+                + " <lib> <length> <pls>",
+                "[(got|have you got|do you have|is there|<find>) [me]] [<some>] (something|"
+                "anything) (for|with|to do|that works|that hits|targeting|focused on|good for) "
+                "{query} <pls>",
                 "(got|have you got|do you have|is there|are there|have we got) <some> {query} "
                 + _NOUN
-                + " <lib>",
-                "(show|give|find|get) me something {query}",
+                + " <lib> <length> <pls>",
+                "(show|give|find|get) me something {query} <pls>",
+                "[(got|have you got|do you have|<find>) [me]] (something|anything) {query} <pls>",
+                "[(got|have you got|do you have|is there|are there|<find>) [me]] <some> {query} ["
+                + _NOUN
+                + "] (i|we) (can|could) do [{query_place}] <pls>",
                 "(what|which) {query} " + _NOUN + " (are there|do you have|do i have|are in the "
                 "library|can i do)",
                 "(search|look through|check) [the|my] [workout] library for {query}",
@@ -179,9 +255,11 @@ LANGUAGE = Language(
         Intent(
             "add_workout_to_calendar",
             (
-                "[<please>] (schedule|put|add|plan|book|slot|pencil in) [in] <target> <cal> "
+                "<asking> (schedule|put|add|plan|book|slot|pencil in) [in] <target> <cal> "
                 "[for|on|from|starting] {when_said}",
-                "[<please>] (schedule|put|add|plan|book) <target> <cal>",
+                "<asking> (schedule|put|add|plan|book) <target> <cal> <pls>",
+                "<asking> (schedule|put|add|plan|book|slot|pencil in) [in] <target> <cal> "
+                "<day_said> <pls>",
                 "[i want to|i'd like to|let me|i'll|can i] do <target> {when_said}",
             ),
             build=_schedule,
@@ -207,7 +285,7 @@ LANGUAGE = Language(
             "navigate_to_page",
             (
                 "[<please>] (open|go to|take me to|bring me to|navigate to|show me|show|jump to|"
-                "switch to|get me to|i want to see|let me see) <the> {page} [page|view|screen|tab]",
+                "switch to|get me to|i want to see|let me see) <the> {page} [page|view|screen|tab] <pls>",
                 "(where is|where's|wheres|where are|how do i get to|how do i find|how do i open) "
                 "<the> {page} [page|view|screen|tab]",
             ),

@@ -19,9 +19,11 @@ from coach.llm.offline.language import (
     Ask,
     Intent,
     Language,
+    NotMeant,
     Slots,
     World,
     day_of,
+    message_of,
     rest_of_message,
 )
 from nutrition.access import household_for
@@ -75,11 +77,22 @@ def _which_list(slots: Slots) -> dict[str, Any] | Ask:
     return {}  # the household's only list, or a new one (the tool's default)
 
 
+def _as_typed(slots: Slots, words: str) -> str:
+    """``words`` as the athlete typed them, commas included (the matcher drops punctuation, and
+    "6 bananas, 2 avocados" is two items, not one called "bananas 2 avocados")."""
+    parts = words.split()
+    if not parts:
+        return words
+    pattern = r"[\s,;]+".join(re.escape(p) for p in parts)
+    m = re.search(pattern, message_of(slots), re.I)
+    return m.group(0) if m else words
+
+
 def _add_items(slots: Slots) -> list[Parsed] | Ask:
     where = _which_list(slots)
     if isinstance(where, Ask):
         return where
-    found = said.items(str(slots.get("items", "")), slots.world)
+    found = said.items(_as_typed(slots, str(slots.get("items", ""))), slots.world)
     if not found:
         raise CommandError('Say what to add, e.g. "add 2 liters of milk to my grocery list".')
     calls = []
@@ -95,6 +108,15 @@ def _add_items(slots: Slots) -> list[Parsed] | Ask:
             )
         )
     return calls
+
+
+def _needed_many(slots: Slots) -> list[Parsed] | Ask:
+    """ "we're out of eggs and milk": several items, each a known ingredient (else "we're out of
+    time" would be a grocery item)."""
+    found = said.items(_as_typed(slots, str(slots.get("items", ""))), slots.world)
+    if len(found) < 2 or any(item.ingredient is None for item in found):
+        raise NotMeant
+    return _add_items(slots)
 
 
 def _needed(slots: Slots) -> list[Parsed] | Ask:
@@ -218,7 +240,10 @@ def _show_list(slots: Slots) -> Parsed | Ask:
     return Parsed("grocery_get_list", where, f"show the list {name}")
 
 
-WHEN = "[(on|for) {day}|{when}|(on|for) {when}]"
+WHEN = (
+    "[(on|for) {day} [night|evening|morning|afternoon]|{when} [night|evening|morning|afternoon]|"
+    "(on|for) {when} [night|evening|morning|afternoon]]"
+)
 LANGUAGE = Language(
     lists={"grocery_list": list_names, "recipe": recipe_titles},
     values={
@@ -229,7 +254,7 @@ LANGUAGE = Language(
     },
     wildcards=("items", "list_name", "recipe_text"),
     rules={
-        "list": f"[<the>] [{{grocery_list}}] {LIST_WORDS}",
+        "list": f"[<the>] [{{grocery_list}}] {LIST_WORDS} [please|pls|plz|thanks|thx]",
         "when_meal": WHEN,
         "amount": "[some|more] [{count}|{qty}] [{unit_word}] [of]",
     },
@@ -239,6 +264,7 @@ LANGUAGE = Language(
             (
                 "[<please>] (create|start|make|add|set up|open|begin) [me] [a|an] [new] "
                 "(grocery|shopping|food) list (called|named|titled|for) {list_name}",
+                "[a] new (grocery|shopping|food) list (called|named|titled) {list_name}",
                 "[<please>] (create|start|make|new) [a] [new] list (called|named|titled) {list_name}",
             ),
             build=_create_list,
@@ -249,7 +275,8 @@ LANGUAGE = Language(
             (
                 "[<please>] [can you|could you] (add|put|stick|throw|pop|write|jot) [down] {items} "
                 "(to|on|onto|in|into) <list>",
-                "[<please>] (add|put) {items} (to|on|onto) [<the>] {grocery_list} [list]",
+                "[<please>] (add|put) {items} (to|on|onto) [<the>] {grocery_list} [list] "
+                "[please|pls|plz|thanks|thx]",
                 "(i|we) need {items} (add|put) (it|them|that|those|these) (to|on|onto|in) <list>",
                 "(i|we) (need|are out of|ran out of|have run out of|'ve run out of) {items} "
                 "(for|on) <list>",
@@ -264,8 +291,22 @@ LANGUAGE = Language(
                 "[to buy|to get|to pick up] <amount> {ingredient}",
                 "(we're|i'm|were|im|we are|i am) [all|completely|almost|nearly] out of <amount> "
                 "{ingredient}",
+                "[(i|we)] (need to|have to|gotta|got to|must|should) (buy|pick up|get) [some|more] "
+                "<amount> {ingredient}",
+                "[<please>] (buy|pick up) [some|more] <amount> {ingredient} [please|pls|plz]",
+                "[(we're|i'm|were|im|we are|i am|we|i)] [all|completely|almost|nearly|totally] "
+                "(out of|low on|running low on|running out of|short on|ran out of) <amount> "
+                "{ingredient}",
             ),
             build=_needed,
+        ),
+        Intent(
+            "grocery_need_many",
+            (
+                "[(we're|i'm|were|im|we are|i am|we|i)] [all|completely|almost|nearly|totally] "
+                "(out of|low on|running low on|running out of|ran out of|need) {items}",
+            ),
+            build=_needed_many,
         ),
         Intent(
             "recipe_create",
@@ -280,6 +321,7 @@ LANGUAGE = Language(
             "recipe_list",
             (
                 "(what|which) recipes (do i have|have i got|are there|did i save|do we have)",
+                "(do|have) (i|we) (have|got|saved) any [saved] recipes",
                 "(show|list|give|read) [me] [all] [my|the|our] [saved] recipes",
                 "[my|our] recipes",
             ),
@@ -303,8 +345,11 @@ LANGUAGE = Language(
             (
                 "(what|which) meals are (planned|on the plan|coming up) [for|in] [the next "
                 "{count} days|{next_week}|this week|the week]",
-                "(show|what's|whats|what is) [me] [my|the|our] meal (plan|planner|schedule) "
+                "(show|what's|whats|what is) [me] [on|in] [my|the|our] meal (plan|planner|schedule) "
                 "[for] [the next {count} days|{next_week}|this week|the week]",
+                "[(show|tell) me] (what|which) meals (are|we've got|we have|i've got|i have|have "
+                "we got|have i got|we've|i've) [got] (planned|on the plan|coming up|lined up) "
+                "[for|in] [the next {count} days|{next_week}|this week|the week]",
             ),
             build=_meals,
             examples=("what meals are planned for the next 7 days",),

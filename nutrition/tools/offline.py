@@ -72,7 +72,11 @@ def parse_nutrition_command(text: str) -> Parsed | None:
         return Parsed("grocery_list_lists", {}, "list your grocery lists")
     if m := re.fullmatch(r"(?:show|open)\s+(?:grocery\s+|shopping\s+)?list\s+(.+)", text, FLAGS):
         return Parsed("grocery_get_list", _list_ref(m.group(1)), f"show list {m.group(1).strip()}")
-    if m := re.fullmatch(r"(?:create|new)\s+(?:grocery\s+|shopping\s+)?list\s+(.+)", text, FLAGS):
+    if m := re.fullmatch(
+        r"(?:create|new)\s+(?:grocery\s+|shopping\s+)?list\s+(?:(?:called|named|titled)\s+)?(.+)",
+        text,
+        FLAGS,
+    ):
         name = m.group(1).strip().strip('"')
         return Parsed("grocery_create_list", {"name": name}, f'create the list "{name}"')
     if m := re.fullmatch(

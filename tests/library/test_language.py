@@ -26,6 +26,7 @@ def athlete():
     LibraryWorkoutFactory(owner=coach, scope="shared", title="Leg Day Destroyer", tags=["legs"])
     LibraryWorkoutFactory(owner=athlete, title="Hill Sprints", sport="running", tags=["hills"])
     LibraryWorkoutFactory(owner=UserFactory(), title="Someone Else's Secret")
+    LibraryWorkoutFactory(owner=coach, scope="shared", title="Track 400s", sport="running")
     return athlete
 
 
@@ -161,3 +162,82 @@ def test_a_workout_without_its_minutes_is_asked():
 )
 def test_a_page_in_words(athlete, text, page):
     assert calls(athlete, text) == [("navigate_to_page", {"page": page})]
+
+
+@pytest.mark.parametrize(
+    ("text", "query"),
+    [
+        ("something for legs under 30 min", "quick legs"),  # short: the search's own hint
+        ("any hiit workouts for 20 minutes?", "quick hiit"),
+        ("do you have any 45 minute leg workouts", "leg"),  # long: no hint, no minutes
+        ("show me some mobility stuff", "mobility"),
+        ("got anything for core", "core"),
+    ],
+)
+def test_a_length_is_read_out_of_the_words_searched(athlete, text, query):
+    assert calls(athlete, text) == [("search_workout_library", {"query": query})]
+
+
+def test_that_one_on_a_day_is_the_search_result_not_an_exercise_called_that_one(athlete):
+    searched = Turn(
+        role="assistant",
+        tool_calls=[ToolCall(id="c1", name="search_workout_library", arguments={"query": "legs"})],
+    )
+    assert calls(athlete, "add that one for sunday", [searched]) == [
+        ("add_workout_to_calendar", {"workout_id": pk("Leg Day Destroyer"), "date": "2026-11-29"})
+    ]
+
+
+def test_a_trailing_please_is_no_part_of_the_page(athlete):
+    assert calls(athlete, "take me to the calendar pls") == [
+        ("navigate_to_page", {"page": "calendar"})
+    ]
+
+
+def test_a_title_with_a_number_glued_to_letters_is_still_the_workout(athlete):
+    assert calls(athlete, "add Track 400s to friday") == [
+        ("add_workout_to_calendar", {"workout_id": pk("Track 400s"), "date": "2026-11-27"})
+    ]
+
+
+def test_could_you_schedule_is_a_schedule(athlete):
+    assert calls(athlete, "could you put Leg Day Destroyer on my calendar for tomorrow") == [
+        ("add_workout_to_calendar", {"workout_id": pk("Leg Day Destroyer"), "date": "2026-11-27"})
+    ]
+
+
+def test_next_friday_said_on_a_thursday_is_asked(athlete):
+    found = read(athlete, "schedule Leg Day Destroyer next friday")
+    assert found.calls == [] and "27 November or 4 December" in found.ask.question
+    assert found.ask.options == (
+        "schedule Leg Day Destroyer on 2026-11-27",
+        "schedule Leg Day Destroyer on 2026-12-04",
+    )
+
+
+def test_next_monday_is_not_asked(athlete):
+    assert calls(athlete, "schedule Leg Day Destroyer next monday") == [
+        ("add_workout_to_calendar", {"workout_id": pk("Leg Day Destroyer"), "date": "2026-11-30"})
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "query"),
+    [
+        ("something easy for a recovery day", "easy for a recovery day"),
+        ("any short cardio i can do in a hotel room", "short cardio hotel room"),
+    ],
+)
+def test_something_and_what_i_can_do_where_are_searches(athlete, text, query):
+    assert calls(athlete, text) == [("search_workout_library", {"query": query})]
+
+
+def test_something_wrong_with_my_knee_is_no_search(athlete):
+    found = read(athlete, "something is wrong with my knee")
+    assert found is None or not any(c.name == "search_workout_library" for c in found.calls)
+
+
+def test_anything_i_can_do_for_my_back_searches_the_back(athlete):
+    assert calls(athlete, "anything i can do for my back") == [
+        ("search_workout_library", {"query": "back"})
+    ]

@@ -17,6 +17,7 @@ from coach.toolcalls import ToolCall
 from coach.tools.base import ToolContext
 from nutrition.access import household_for
 from nutrition.models import GroceryItem, GroceryList, Recipe
+from nutrition.tools.offline import parse_nutrition_command
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -177,3 +178,82 @@ def test_quantities_keep_their_decimals(athlete):
     assert calls(athlete, "add 1.5 kg of potatoes to my list") == [
         item("potato", Decimal("1.5"), "kg")
     ]
+
+
+@pytest.mark.parametrize(
+    "text", ["new shopping list called Meal Prep", "new list called Meal Prep"]
+)
+def test_a_new_list_called_is_named_without_the_word_called(athlete, text):
+    assert calls(athlete, text) == [("grocery_create_list", {"name": "Meal Prep"})]
+
+
+def test_the_meals_we_have_got_planned(athlete):
+    assert calls(athlete, "show me what meals we've got planned this week") == [
+        ("planner_list_meals", {"start_date": "2026-11-26", "end_date": "2026-12-02"})
+    ]
+
+
+def test_the_command_form_takes_called_as_no_part_of_the_name():
+    parsed = parse_nutrition_command("new shopping list called Meal Prep")
+    assert (parsed.name, parsed.arguments) == ("grocery_create_list", {"name": "Meal Prep"})
+
+
+def test_items_parted_by_commas_are_several_items(athlete):
+    text = "add 6 bananas, 2 avocados and a bag of rice to my grocery list"
+    assert calls(athlete, text) == [
+        item("banana", 6, "whole"),
+        item("avocado", 2, "whole"),
+        item("rice"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "ingredient"),
+    [("we're low on coffee", "coffee"), ("out of milk", "milk"), ("running low on oats", "oats")],
+)
+def test_running_low_is_a_grocery_item(athlete, text, ingredient):
+    assert calls(athlete, text) == [item(ingredient)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "what's for dinner tomorrow night",
+            ("planner_get_meal", {"date": "2026-11-27", "meal_type": "dinner"}),
+        ),
+        ("do i have any recipes", ("recipe_list", {})),
+        (
+            "what's on the meal plan next week",
+            ("planner_list_meals", {"start_date": "2026-11-30", "end_date": "2026-12-06"}),
+        ),
+    ],
+)
+def test_more_reads_in_words(athlete, text, expected):
+    assert calls(athlete, text) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "add a dozen eggs and 2 liters of milk to the shopping list please",
+            [item("egg", 12, "whole"), item("milk", 2, "l")],
+        ),
+        ("buy eggs", [item("egg")]),
+        ("we need to pick up some milk", [item("milk")]),
+        ("i need to get 2 avocados", [item("avocado", 2, "whole")]),
+    ],
+)
+def test_buying_and_a_trailing_please(athlete, text, expected):
+    assert calls(athlete, text) == expected
+
+
+def test_out_of_several_known_ingredients_adds_each(athlete):
+    assert calls(athlete, "we're out of eggs and milk") == [item("egg"), item("milk")]
+
+
+@pytest.mark.parametrize("text", ["we're out of time and energy", "i need sleep and food"])
+def test_out_of_things_that_are_no_ingredients_is_no_grocery_item(athlete, text):
+    found = read(athlete, text)
+    assert found is None or not any(c.name == "grocery_add_item" for c in found.calls)

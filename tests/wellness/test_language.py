@@ -60,6 +60,12 @@ def calls(text: str) -> list[tuple[str, dict]]:
             "I took my magnesium yesterday",
             {"medication_name": "magnesium", "kind": "supplement", "date": "2026-11-25"},
         ),
+        ("popped 2 ibuprofen", {"medication_name": "ibuprofen", "kind": "medication", "dose": "2"}),
+        (  # what it was for is no part of its name
+            "took 2 ibuprofen before my run",
+            {"medication_name": "ibuprofen", "kind": "medication", "dose": "2"},
+        ),
+        ("took ibuprofen for my knee", {"medication_name": "ibuprofen", "kind": "medication"}),
     ],
 )
 def test_a_stated_dose_is_a_medication_log(text, expected):
@@ -73,8 +79,20 @@ def test_a_stated_dose_is_a_medication_log(text, expected):
         "I should take my magnesium tonight",
         "how much creatine should I take?",
         "my knee hurts after running",
-        "log my mood as 2",  # how the athlete is, never a medicine called "mood as 2"
-        "log my sleep",
+        "log my sleep",  # how the athlete is, never a medicine called "sleep"
+        "log my weight as 80 kg",
+        "took a rest day",  # time off, a nap, a walk: never a medicine
+        "took the day off",
+        "took a nap",
+        "i took a long walk",
+        "took squats out of my plan",  # training words, particles and clauses: no medicine
+        "i took out the lunges",
+        "took 60 kg for 5 reps",
+        "had 3 sets left",
+        "took ages to warm up",
+        "took an l",
+        "had 2 beers last night",
+        "took a cold shower",  # never logged as the typo correction's "cold show"
     ],
 )
 def test_a_question_a_plan_or_a_symptom_logs_nothing(text):

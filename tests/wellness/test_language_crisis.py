@@ -53,6 +53,28 @@ ALONE = [
     "I have nothing to live for",
     "I CAN'T GO ON.",
     "I don’t want to be here anymore",  # a typographic apostrophe
+    # said without "kill" or "suicide" (issue 20's unseen sentences, dev half, and their kind)
+    "honestly i dont see the point anymore",
+    "everyone would be better off if i wasnt around",
+    "i've been thinking of ending it",
+    "feel like hurting myself tonight",
+    "sometimes i just want to go to sleep and never wake up",
+    "i wish i wouldn't wake up",
+    "i wish i was dead",
+    "no one would notice if i disappeared",
+    "nobody would miss me",
+    "i want the pain to stop",
+    "i just want everything to end",
+    "burning myself again",
+    "thinking about taking all my pills",
+    "what's the point",
+    "i want to disappear",
+    "life isn't worth living",
+    "i just want to sleep forever",
+    "i'm done with everything",
+    "i hate my life",
+    "i can't keep going like this",
+    "i want to give up on life",
 ]
 INSIDE = [
     "skip tomorrow's workout, honestly I feel hopeless and want to hurt myself",
@@ -72,6 +94,14 @@ NOT_CRISIS = [
     "I could die for a burger",
     "I hurt my knee yesterday",
     "feeling great today",
+    "i dont see the point of this exercise",
+    "whats the point of deload weeks",
+    "i never wake up on time",
+    "i cut my finger cooking",
+    "i want this set to end",
+    "mood 1",
+    "i can't keep going at this pace",
+    "i hate burpees",
 ]
 
 

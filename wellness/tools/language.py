@@ -26,9 +26,19 @@ from coach.llm.offline.language import (
 from . import said
 from .crisis import CRISIS
 from .offline import SUPPLEMENTS
+from .words import CARE_PLACES, INJURY_VERBS, LOG_KINDS, MOOD_SCORES, MOODS, SPANS
 from .writes import TAKEN_THINGS, days_text
 
 # --- what the athlete took ------------------------------------------------------------------------
+
+
+def _typed(slots: Slots) -> str:
+    """The athlete's latest message as typed (before any typo correction)."""
+    for turn in reversed(slots.world.turns):
+        if turn.role == "user":
+            text = turn.athlete_text if turn.athlete_text is not None else turn.content
+            return (text or "").replace("\u2019", "'")
+    return slots.text
 
 
 def _medicine(slots: Slots) -> Parsed:
@@ -45,6 +55,13 @@ def _medicine(slots: Slots) -> Parsed:
         name,
         flags=re.I,
     )
+    # what it was for or around: "ibuprofen for my knee", "creatine before my run"
+    name = re.sub(
+        r"\s+(?:before|after|during|for|because of|due to|to help with)\s+(?:my|the|a|an)\s.*$",
+        "",
+        name.strip(),
+        flags=re.I,
+    )
     name = re.sub(r"^\s*(?:of|my|a|an|some|the|his|her)\s+", "", name.strip(), flags=re.I)
     name = re.sub(r"\s+", " ", name).strip(" ,.")
     count = re.match(r"(\d+|one|two|three|four|five|a couple of)\s+(\S.*)$", name, re.I)
@@ -56,8 +73,12 @@ def _medicine(slots: Slots) -> Parsed:
         dose = "2" if count.group(1).lower() == "a couple of" else dose
     if not name:
         raise CommandError('Say what you took, e.g. "I took 400 mg ibuprofen".')
-    if said.NOT_TAKEN.search(name):
+    if said.not_a_medicine(name):
         # "log my mood as 2", "log my sleep": how the athlete is, not a medicine they took.
+        raise NotMeant
+    if not re.search(rf"(?<!\w){re.escape(name)}(?!\w)", _typed(slots), re.I):
+        # A name the typo correction made ("took a cold shower" read as "cold show"): a log is
+        # written at once, so a medicine is logged as typed, never as a guess.
         raise NotMeant
     lower = name.lower()
     kind = "supplement" if any(s in lower for s in SUPPLEMENTS) else "medication"
@@ -87,21 +108,9 @@ def _medicine(slots: Slots) -> Parsed:
 
 # --- mood and readiness ---------------------------------------------------------------------------
 
-MOODS = [
-    *((w, "great") for w in ("great", "amazing", "fantastic", "awesome", "excellent", "brilliant")),
-    *((w, "great") for w in ("incredible", "on top of the world", "really good", "very good")),
-    *((w, "good") for w in ("good", "fine", "well", "happy", "positive", "pretty good", "solid")),
-    *((w, "okay") for w in ("ok", "okay", "alright", "all right", "meh", "so-so", "so so")),
-    *((w, "okay") for w in ("average", "not bad", "not too bad", "not great", "fine i guess")),
-    *((w, "poor") for w in ("down", "bad", "low", "sad", "awful", "terrible", "rough", "crap")),
-    *((w, "poor") for w in ("miserable", "depressed", "anxious", "not good", "not well", "lousy")),
-    *((w, "poor") for w in ("not ok", "not okay", "hopeless", "horrible", "like crap", "shit")),
-    *((w, "poor") for w in ("not so good", "not too good", "really bad", "really down", "upset")),
-]
-
 
 def _mood(slots: Slots) -> Parsed:
-    mood = slots.get("mood")
+    mood = slots.get("mood") or slots.get("mood_score")
     args = {"mood": mood}
     note = str(slots.get("mood_note") or "").strip(" ,.")
     if note:
@@ -150,24 +159,33 @@ _VERB = re.compile(
     r"^.*?\b(?:remind\s+me|reminder|alarm)\b(?:\s+for\s+me)?(?:\s+(?:to|for|about))?\s*", re.I
 )
 _CLOCK_WORDS = re.compile(
-    r"\b(?:at|@|by)\s+\d{1,2}(?::\d{2})?\s*(?:a\.?m\.?|p\.?m\.?|o'?clock)?"
+    r"\b(?:at|@|by)\s+(?:\d{1,2}|"
+    + "|".join(said.NUMBER_WORDS)
+    + r")(?::\d{2})?\s*(?:a\.?m\.?|p\.?m\.?|o'?clock|in\s+the\s+(?:morning|evening|afternoon)|"
+    r"at\s+night)?"
     r"|\b\d{1,2}:\d{2}\s*(?:a\.?m\.?|p\.?m\.?)?|\b\d{1,2}\s*(?:a\.?m\.?|p\.?m\.?)"
     r"|\b(?:at\s+)?(?:noon|midday|midnight)\b",
     re.I,
 )
 
 
+_ONE_DAY = re.compile(
+    r"\b(?:today|tomorrow|the\s+day\s+after\s+tomorrow|\d{4}-\d{2}-\d{2})\b", re.I
+)
+
+
 def _reminder_parts(text: str) -> tuple[str, str | None, list[int]]:
     """The title, the time and the weekdays of the words after "remind me"."""
-    time = said.clock(text)
+    time = said.reminder_clock(text)
     days = said.weekdays(text) or list(range(1, 8))
-    title = said.DAYS.sub(" ", _CLOCK_WORDS.sub(" ", text))
+    title = said.DAYS.sub(" ", _CLOCK_WORDS.sub(" ", said.REMINDER_PARTS.sub(" ", text)))
     title = re.sub(r"\s+", " ", title).strip(" ,.")
     for _ in range(2):
         title = re.sub(r"^(?:to|for|about|that i (?:need|have) to)\s+", "", title, flags=re.I)
         title = re.sub(r"\s+(?:to|for|on|at|every|each|and)$", "", title, flags=re.I).strip(" ,.")
-    if re.match(r"my\s", title, re.I):  # "a reminder for my vitamins": take them
-        title = "take " + title
+    words = set(re.findall(r"[a-z]+", title.lower()))
+    if re.match(r"my\s", title, re.I) and (words & TAKEN_THINGS or words & set(SUPPLEMENTS)):
+        title = "take " + title  # "a reminder for my vitamins": take them
     return title[:1].upper() + title[1:120], time, days
 
 
@@ -181,6 +199,17 @@ def _reminder(slots: Slots) -> Parsed | Ask:
         title, time, days = _reminder_parts(_VERB.sub("", rest, count=1))
     if not title:
         raise CommandError('Say what to remind you of, e.g. "remind me to stretch at 7pm".')
+    if _ONE_DAY.search(title):
+        # Reminders repeat on weekdays: a one-off day ("tomorrow at 9") is asked, not turned
+        # into every such weekday.
+        what = _ONE_DAY.sub(" ", title)
+        what = re.sub(r"^\s*(?:to\s+)?", "", re.sub(r"\s+", " ", what)).strip(" ,.")
+        what = what[:1].lower() + what[1:]
+        at = f" at {time}" if time else ""
+        return Ask(
+            f"Reminders repeat on the days you choose; which days should I remind you to {what}?",
+            (f"remind me every day{at} to {what}", f"remind me on weekdays{at} to {what}"),
+        )
     what = title[:1].lower() + title[1:]
     if time is None:
         return Ask(
@@ -195,16 +224,6 @@ def _reminder(slots: Slots) -> Parsed | Ask:
 
 
 # --- care records ---------------------------------------------------------------------------------
-
-CARE_PLACES = [
-    *((w, "physio") for w in ("physio", "physiotherapist", "physical therapist", "pt")),
-    *((w, "physio") for w in ("physiotherapy", "physical therapy", "sports massage", "chiro")),
-    *((w, "physio") for w in ("chiropractor", "osteo", "osteopath", "massage therapist")),
-    *((w, "visit") for w in ("doctor", "doc", "gp", "hospital", "clinic", "er", "a&e")),
-    *((w, "visit") for w in ("emergency room", "dentist", "specialist", "surgeon", "nurse")),
-    *((w, "visit") for w in ("cardiologist", "orthopedist", "sports doctor", "urgent care")),
-]
-INJURY_VERBS = "(hurt|injured|sprained|strained|pulled|tweaked|twisted|tore|torn|broke|broken)"
 
 
 _DATE_WORDS = re.compile(
@@ -243,36 +262,6 @@ def _care(slots: Slots) -> Parsed:
 
 # --- reads ----------------------------------------------------------------------------------------
 
-SPANS = [
-    ("today", 1),
-    ("this morning", 1),
-    ("yesterday", 2),
-    ("since yesterday", 2),
-    ("this week", 7),
-    ("this past week", 7),
-    ("the last week", 7),
-    ("the past week", 7),
-    ("lately", 7),
-    ("recently", 7),
-    ("this month", 30),
-    ("the last month", 30),
-    ("the past month", 30),
-    ("the last two weeks", 14),
-    ("the past two weeks", 14),
-]
-LOG_KINDS = [
-    ("medication", "medication"),
-    ("medications", "medication"),
-    ("meds", "medication"),
-    ("supplements", "medication"),
-    ("mood", "mood"),
-    ("moods", "mood"),
-    ("readiness", "readiness"),
-    ("care", "care"),
-    ("care records", "care"),
-    ("wellness", "all"),
-]
-
 
 def _logs(slots: Slots) -> Parsed:
     days = int(slots.get("days") or slots.get("span") or 7)
@@ -285,25 +274,31 @@ def _logs(slots: Slots) -> Parsed:
 
 TOOK = "(took|taken|had|swallowed|injected|used|popped)"
 MOOD_LEAD = (
-    "(i feel|i'm feeling|im feeling|i am feeling|feeling|i've been feeling|ive been feeling|"
-    "been feeling|today i feel|i feel like|i'm|im|i am)"
+    "[<hedge>] (i feel|i'm feeling|im feeling|i am feeling|"
+    "feeling|i've been feeling|ive been feeling|been feeling|today i feel|i feel like|i'm|im|i am)"
 )
 
 EVERYDAY = Language(
     wildcards=("taken", "mood_note", "remind_what", "remind_rest", "care_rest", "body_part"),
     values={
         "mood": MOODS,
+        "mood_score": MOOD_SCORES,
         "care_place": CARE_PLACES,
         "span": SPANS,
         "log_kind": LOG_KINDS,
-        "took_verb": [(w, w) for w in ("took", "taken", "had", "swallowed", "injected", "used")],
-        "injury_verb": [(w, w) for w in re.findall(r"\w+", INJURY_VERBS)],
+        "took_verb": [
+            (w, w) for w in ("took", "taken", "had", "swallowed", "injected", "used", "popped")
+        ],
+        "injury_verb": [(w, w) for w in INJURY_VERBS],
     },
     ranges={"days": (1, 90)},
     rules={
         "adverb": "[really|pretty|very|so|quite|super|a bit|kinda|kind of|rather|just|honestly]",
-        "lately": "[today|right now|at the moment|this morning|tonight|lately|these days|now]",
-        "span_said": "(in|over|for|from) (the last|the past|last|past) {days} days|{span}",
+        "hedge": "[i'd say|i would say|i think|i guess|honestly|tbh|overall]",
+        "lately": "[today|right now|at the moment|this morning|tonight|lately|these days|now] "
+        "[tbh|honestly|lol|haha|atm|tho|though]",
+        "span_said": "(in|over|for|from) (the last|the past|last|past) {days} days|"
+        "[in|over|for|from|during] {span}",
     },
     intents=(
         Intent(
@@ -322,6 +317,10 @@ EVERYDAY = Language(
                 "[my] mood [today] [is|was|:|=] [feeling] <adverb> {mood} <lately> [{mood_note}]",
                 "(log|record|set) [my] mood [as] [to] <adverb> {mood} [{mood_note}]",
                 "(today|today's) [is|was] [been] [a|an] <adverb> {mood} day",
+                "[<hedge>] [my] mood [today] [is|was|:|=|at] [a|an] {mood_score} [out of (5|five)] "
+                "<lately>",
+                "(log|record|set|put|rate) [my|today's] mood [as|to|at] [a|an] {mood_score} "
+                "[out of (5|five)] <lately>",
             ),
             build=_mood,
             examples=("feeling great today", "mood is okay"),
@@ -369,6 +368,8 @@ EVERYDAY = Language(
             "get_wellness_logs",
             (
                 "(what|what've|what have) [did] i (logged|log|taken|took) [<span_said>]",
+                "(what|which) [kind of] {log_kind} (have i|did i|i've|ive|have i been) (taken|take|"
+                "took|logged|log|had|been taking) [<span_said>]",
                 "(show|list|give|read) [me] [my|the] {log_kind} (log|logs|history|entries) "
                 "[<span_said>]",
                 "(show|list) [me] [my|the] {log_kind} [<span_said>]",

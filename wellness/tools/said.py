@@ -35,7 +35,8 @@ DOSE = re.compile(
     F,
 )
 PART = re.compile(
-    r"\b(?:this|in\s+the|before|after|with)\s+(?P<part>morning|afternoon|evening|breakfast|"
+    r"\b(?:this|in\s+the|before|after|with|at|during|over)\s+(?P<part>morning|afternoon|evening|"
+    r"breakfast|"
     r"lunch|dinner|supper|bed)\b|\b(?P<night>tonight|last\s+night|at\s+night|at\s+bedtime)\b",
     F,
 )
@@ -68,6 +69,27 @@ def clock(text: str) -> str | None:
             hour = 0
         if 0 <= hour <= 23:
             return f"{hour:02d}:{minute:02d}"
+    return None
+
+
+# The clock a reminder takes when only the part of the day is said ("remind me to take my
+# magnesium at night"): shown on the card before anything is created, so the athlete sees it.
+REMINDER_PARTS = re.compile(
+    r"\b(?:(?:in\s+the|this|every|each)\s+(?P<part>morning|afternoon|evening)s?"
+    r"|(?P<night>at\s+night|tonight|every\s+night|each\s+night|nightly|at\s+bedtime|"
+    r"before\s+(?:bed|bedtime|sleep|sleeping)))\b",
+    F,
+)
+_PART_CLOCKS = {"morning": "08:00", "afternoon": "14:00", "evening": "19:00", "night": "21:00"}
+
+
+def reminder_clock(text: str) -> str | None:
+    """The time of a reminder: the clock ``text`` names, else the usual hour of the part of the
+    day it names (morning 08:00, afternoon 14:00, evening 19:00, night 21:00), else None."""
+    if (time := clock(text)) is not None:
+        return time
+    if m := REMINDER_PARTS.search(text):
+        return _PART_CLOCKS["night" if m.group("night") else m.group("part").lower()]
     return None
 
 
@@ -164,19 +186,62 @@ SLEEP = (
         2,
     ),
 )
+_BARELY = r"(?:barely|hardly|scarcely|not\s+at\s+all)\s+"
+_NOT_VERY = r"not\s+(?:very|really|too|that|so|overly)\s+"
 SORENESS = (
-    (r"not\s+(?:sore|stiff)|no\s+soreness|(?:feel|feeling|legs\s+feel)\s+fresh", 1),
+    (rf"not\s+(?:sore|stiff)|no\s+soreness|{_BARELY}(?:sore|stiff)", 1),
+    (r"(?:feel|feeling|legs\s+feel)\s+fresh", 1),
+    (rf"{_NOT_VERY}(?:sore|stiff)", 2),
     (rf"{_MUCH}(?:sore|stiff)|(?:wrecked|destroyed|can'?t\s+walk)", 5),
     (rf"{_LITTLE}(?:sore|stiff)", 2),
     (r"\b(?:sore|stiff|doms)\b", 4),
 )
 STRESS = (
     (r"not\s+stress(?:ed|ful)|no\s+stress|relaxed|chill(?:ed)?\b|calm\b|stress[- ]free", 1),
+    (rf"{_BARELY}stress(?:ed|ful)", 1),
+    (rf"{_NOT_VERY}stress(?:ed|ful)", 2),
     (rf"{_MUCH}stress(?:ed|ful)|stressed\s+out|overwhelmed|burn(?:ed|t)\s+out", 5),
     (rf"{_LITTLE}stress(?:ed|ful)", 3),
     (r"\bstress(?:ed|ful)?\b|anxious|hectic", 4),
 )
 SCALE = re.compile(r"\b(sleep|soreness|sore|stress)\s*(?:is|was|:|=)?\s*([1-5])(?:\s*/\s*5)?\b", F)
+
+
+# "stress is low", "soreness: high", "sleep was great": a scale named with a level word. Read
+# before the scales' own words, so "stress is low" is never the bare word "stress" (4).
+_LEVEL_NAMES = {
+    "sleep_quality": r"(?:sleep|sleep\s+quality)",
+    "soreness": r"(?:soreness|doms|legs|body|muscles)",
+    "stress": r"(?:stress|stress\s+level|work)",
+}
+_LEVELS = (
+    (r"(?:none|zero|nothing|non-?existent|minimal|very\s+low)", 1, 5),
+    (r"(?:low|lowish|light|mild|fine|ok|okay|not\s+bad|manageable)", 2, 4),
+    (r"(?:moderate|medium|average|so-?so|meh|normal)", 3, 3),
+    (r"(?:high|heavy|bad|rough)", 4, 2),
+    (r"(?:very\s+high|really\s+high|through\s+the\s+roof|insane|terrible|awful|crap|shit)", 5, 1),
+    (r"(?:great|amazing|awesome|excellent|perfect|good)", 1, 5),
+)
+_LEVEL = re.compile(
+    r"\b(?P<name>\w+(?:\s+\w+)?)\s+(?:is|was|were|are|level\s+is|levels\s+are|:|=)\s+"
+    r"(?:(?:really|very|pretty|quite|super)\s+)?(?P<level>[\w-]+(?:\s+[\w-]+){0,3})",
+    F,
+)
+
+
+def _level(text: str, key: str) -> int | None:
+    """The level a sentence gives a named scale ("stress is low" 2): for sleep the best word is 5,
+    for soreness and stress the highest is 5 (a "great" sleep is 5, a "great" stress is no log)."""
+    for m in _LEVEL.finditer(text):
+        if not re.fullmatch(_LEVEL_NAMES[key], m.group("name").split()[-1], F):
+            continue
+        level = m.group("level").lower()
+        for pattern, scale, sleep in sorted(_LEVELS, key=lambda rule: -len(rule[0])):
+            if re.match(pattern + r"\b", level):
+                if key == "sleep_quality":
+                    return sleep
+                return None if pattern.startswith("(?:great") else scale
+    return None
 
 
 def _scale(text: str, rules: tuple[tuple[str, int], ...]) -> int | None:
@@ -194,14 +259,41 @@ def readiness(text: str) -> dict[str, int]:
         key = {"sleep": "sleep_quality", "sore": "soreness"}.get(m.group(1).lower(), m.group(1))
         found[key.lower()] = int(m.group(2))
     for key, rules in (("sleep_quality", SLEEP), ("soreness", SORENESS), ("stress", STRESS)):
-        if key not in found and (value := _scale(text, rules)) is not None:
+        if key not in found and (value := _level(text, key) or _scale(text, rules)) is not None:
             found[key] = value
     return found
 
 
 # Words of how the athlete is or what they did, never a medicine they took ("log my mood as 2").
+# Nor what people "take" that is no medicine: time off, a nap, a walk, a photo ("took a rest day"
+# is a day off, never a medicine called "rest day").
 NOT_TAKEN = re.compile(
-    r"\b(mood|feeling|feel|readiness|energy|stress|sleep|slept|soreness|workout|run|ride|"
-    r"session|weight|meal|breakfast|lunch|dinner|snack)\b",
+    r"\b(?:mood|feeling|feel|readiness|energy|stress|sleep|slept|soreness|workout|run|ride|"
+    r"session|weight|meal|breakfast|lunch|dinner|snack|rest|day|off|nap|walk|hike|stroll|jog|"
+    r"swim|break|breather|breath|shower|bath|holiday|vacation|week|weekend|time|photo|picture|"
+    r"pic|selfie|test|exam|class|lesson|course|trip|step|stair|seat|turn|chance|look|fall|"
+    r"tumble|spill|hit|beating|note|call|bus|train|taxi|car|dog|kid|easy|while|minute|second|"
+    r"hour|lap|game|match|race|loss|sip|bite|shot\s+at|set|rep|kg|kgs|lb|lbs|km|mile|squat|lunge|"
+    r"press|deadlift|row|curl|plank|pull-?up|push-?up|exercise|plan|program|beer|wine|drink|"
+    r"alcohol|shot\s+of\s+\w+)(?:s|es)?\b",
     re.I,
 )
+# A medicine's name is a short noun phrase: not a particle ("took out the lunges", "took it
+# easy"), not a clause ("took ages to warm up"), not a letter.
+_PARTICLE = re.compile(
+    r"^(?:out|off|up|down|over|away|back|home|apart|it|them|that|this|those|these|care|part|"
+    r"place|ages|forever|long|advantage|notes?)\b|\bto\s+[a-z]+\b",
+    re.I,
+)
+
+
+def not_a_medicine(name: str) -> bool:
+    """Whether the words after "took"/"had" are plainly no medicine or supplement: how the athlete
+    is or what they did (``NOT_TAKEN``), a particle or a clause, a letter, or more than four
+    words."""
+    words = name.split()
+    return (
+        bool(NOT_TAKEN.search(name) or _PARTICLE.search(name))
+        or len(name.strip()) < 3
+        or len(words) > 4
+    )

@@ -40,6 +40,7 @@ from .args import (
     LogReadinessArgs,
     clock,
 )
+from .words import INJURY_VERBS
 
 
 def _write(make, *args, **kwargs):
@@ -228,7 +229,17 @@ SPECS = [
             "Do not infer medication from symptoms alone.",
         ),
         # "log 400 mg ibuprofen" states it as plainly as "I took" (seed 004's "explicit statement")
-        intent_words=("took", "taken", "had", "swallowed", "injected", "log", "logged", "record"),
+        intent_words=(
+            "took",
+            "taken",
+            "had",
+            "swallowed",
+            "injected",
+            "popped",
+            "log",
+            "logged",
+            "record",
+        ),
         intent_objects=medication_words,
         stated_example="I took 5 g of creatine this morning",
         execute=log_medication,
@@ -302,8 +313,7 @@ SPECS = [
             "seen",
             "had",
             "appointment",
-            "injured",
-            "hurt",
+            *INJURY_VERBS,
             "physio",
             "doctor",
             "hospital",

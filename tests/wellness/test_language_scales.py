@@ -1,0 +1,160 @@
+"""Wellness numbers and levels in everyday words (issue 20): a mood as a number on the log's five
+steps ("mood 2", "log my mood as 4": a mood, never a medicine), a readiness scale named with a
+level ("stress is low": never the bare word's 4), a reminder at a part of the day ("at night"),
+and the log asked for by its kind ("what meds have I taken this week")."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+
+from coach import guardrails
+from coach.llm.base import Turn, World
+from coach.llm.offline.understand import understand
+from coach.toolcalls import ToolCall
+
+TODAY = datetime.date(2026, 11, 26)  # a Thursday
+EVERY_DAY = [1, 2, 3, 4, 5, 6, 7]
+
+
+def calls(text: str) -> list[tuple[str, dict]]:
+    found = understand(text, World(today=TODAY, turns=[Turn(role="user", content=text)]))
+    assert found is not None and found.ask is None and not found.problem, (text, found)
+    return [(c.name, c.arguments) for c in found.calls]
+
+
+@pytest.mark.parametrize(
+    ("text", "mood"),
+    [
+        ("mood 2", "poor"),
+        ("log my mood as 2", "poor"),
+        ("log my mood as 4", "good"),
+        ("mood: 5", "great"),
+        ("my mood today is a 3", "okay"),
+        ("mood three out of five", "okay"),
+        ("rate my mood 1", "poor"),
+    ],
+)
+def test_a_mood_as_a_number_is_a_mood_log_never_a_medicine(text, mood):
+    assert calls(text) == [("log_mood", {"mood": mood})]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "slept like crap, legs are super sore, stress is low",
+            {"sleep_quality": 1, "soreness": 5, "stress": 2},
+        ),
+        ("slept well, not sore, stress is high", {"sleep_quality": 4, "soreness": 1, "stress": 4}),
+        (
+            "sleep was terrible, a bit sore, stress is moderate",
+            {"sleep_quality": 1, "soreness": 2, "stress": 3},
+        ),
+    ],
+)
+def test_a_scale_named_with_a_level_reads_the_level(text, expected):
+    assert calls(text) == [("log_readiness", expected)]
+
+
+@pytest.mark.parametrize(
+    ("text", "title", "time"),
+    [
+        ("can you remind me to take my magnesium at night", "Take my magnesium", "21:00"),
+        ("remind me to stretch every evening", "Stretch", "19:00"),
+        ("remind me to take my vitamins in the morning", "Take my vitamins", "08:00"),
+        ("remind me to foam roll before bed", "Foam roll", "21:00"),
+        ("remind me to take my meds at 9 in the morning", "Take my meds", "09:00"),
+        ("set a reminder at 20:00 to stretch", "Stretch", "20:00"),
+    ],
+)
+def test_a_reminder_at_a_part_of_the_day_takes_its_usual_hour(text, title, time):
+    assert calls(text) == [("create_reminder", {"title": title, "time": time, "days": EVERY_DAY})]
+
+
+@pytest.mark.parametrize(
+    "text", ["what meds have i taken this week", "which supplements did i take this week"]
+)
+def test_the_log_asked_for_by_its_kind(text):
+    assert calls(text) == [("get_wellness_logs", {"kind": "medication", "days": 7})]
+
+
+@pytest.mark.parametrize(
+    ("text", "mood"), [("i'd say my mood is a 4", "good"), ("honestly my mood is 2", "poor")]
+)
+def test_a_hedged_mood_number_is_still_a_mood(text, mood):
+    assert calls(text) == [("log_mood", {"mood": mood})]
+
+
+def test_a_clock_in_words_is_no_part_of_the_reminders_title():
+    assert calls("remind me to take creatine at eight") == [
+        ("create_reminder", {"title": "Take creatine", "time": "08:00", "days": EVERY_DAY})
+    ]
+
+
+def test_a_reminder_for_one_day_asks_which_days_instead_of_repeating_that_weekday():
+    found = understand(
+        "remind me tomorrow at 9 to call the physio",
+        World(today=TODAY, turns=[Turn(role="user", content="x")]),
+    )
+    assert found.calls == [] and "which days" in found.ask.question
+    assert found.ask.options == (
+        "remind me every day at 09:00 to call the physio",
+        "remind me on weekdays at 09:00 to call the physio",
+    )
+
+
+def test_at_lunch_is_when_it_was_taken_not_a_meal():
+    assert calls("had 3 caps of fish oil at lunch") == [
+        (
+            "log_medication",
+            {
+                "medication_name": "fish oil",
+                "kind": "supplement",
+                "dose": "3 capsules",
+                "part_of_day": "afternoon",
+            },
+        )
+    ]
+
+
+def test_a_reminder_about_my_appointment_is_not_something_to_take():
+    assert calls("remind me about my physio appointment on friday at 10") == [
+        ("create_reminder", {"title": "My physio appointment", "time": "10:00", "days": [5]})
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "sleep was great, barely sore, bit stressed from work",
+            {"sleep_quality": 5, "soreness": 1, "stress": 3},
+        ),
+        (
+            "slept ok, not very sore, hardly stressed",
+            {"sleep_quality": 3, "soreness": 2, "stress": 1},
+        ),
+    ],
+)
+def test_barely_and_not_very_lower_a_scale_instead_of_being_its_bare_word(text, expected):
+    assert calls(text) == [("log_readiness", expected)]
+
+
+def test_a_mood_with_tbh_after_it():
+    assert calls("feeling pretty good tbh") == [("log_mood", {"mood": "good"})]
+
+
+def test_a_span_said_with_for():
+    assert calls("show my mood history for the past month") == [
+        ("get_wellness_logs", {"kind": "mood", "days": 30})
+    ]
+
+
+def test_an_injury_said_with_its_verb_states_the_care_record():
+    statement = "pulled my hamstring yesterday"
+    [(name, arguments)] = calls(statement)
+    call = ToolCall(id="c1", name=name, arguments=arguments)
+    assert arguments["log_type"] == "injury"
+    assert guardrails.check(call, statement=statement) is None

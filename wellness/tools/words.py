@@ -1,0 +1,89 @@
+"""The wellness family's words for the offline coach (``language``): moods in words and as a
+number on the log's five steps, the places care happens and the verbs of an injury, and the spans
+and kinds of the wellness log people ask for."""
+
+from __future__ import annotations
+
+from . import said
+
+
+def _number_words(number: int) -> list[str]:
+    return [w for w, n in said.NUMBER_WORDS.items() if n == number]
+
+
+MOODS = [
+    *((w, "great") for w in ("great", "amazing", "fantastic", "awesome", "excellent", "brilliant")),
+    *((w, "great") for w in ("incredible", "on top of the world", "really good", "very good")),
+    *((w, "good") for w in ("good", "fine", "well", "happy", "positive", "pretty good", "solid")),
+    *((w, "okay") for w in ("ok", "okay", "alright", "all right", "meh", "so-so", "so so")),
+    *((w, "okay") for w in ("average", "not bad", "not too bad", "not great", "fine i guess")),
+    *((w, "poor") for w in ("down", "bad", "low", "sad", "awful", "terrible", "rough", "crap")),
+    *((w, "poor") for w in ("miserable", "depressed", "anxious", "not good", "not well", "lousy")),
+    *((w, "poor") for w in ("not ok", "not okay", "hopeless", "horrible", "like crap", "shit")),
+    *((w, "poor") for w in ("not so good", "not too good", "really bad", "really down", "upset")),
+]
+
+
+# A mood given as a number on the log's five steps ("mood 2", "log my mood as 4", "a 3 out of 5"):
+# 1 and 2 poor, 3 okay, 4 good, 5 great. A number is never the crisis path: crisis is words.
+_SCORE_MOODS = {1: "poor", 2: "poor", 3: "okay", 4: "good", 5: "great"}
+MOOD_SCORES = [
+    (words, mood)
+    for number, mood in _SCORE_MOODS.items()
+    for words in (str(number), f"{number}/5", f"{number} / 5", *_number_words(number))
+]
+
+
+CARE_PLACES = [
+    *((w, "physio") for w in ("physio", "physiotherapist", "physical therapist", "pt")),
+    *((w, "physio") for w in ("physiotherapy", "physical therapy", "sports massage", "chiro")),
+    *((w, "physio") for w in ("chiropractor", "osteo", "osteopath", "massage therapist")),
+    *((w, "visit") for w in ("doctor", "doc", "gp", "hospital", "clinic", "er", "a&e")),
+    *((w, "visit") for w in ("emergency room", "dentist", "specialist", "surgeon", "nurse")),
+    *((w, "visit") for w in ("cardiologist", "orthopedist", "sports doctor", "urgent care")),
+]
+# How people say they got hurt: the grammar's injury sentences and the words the care record's
+# stated-intent guard accepts (``writes``: "pulled my hamstring" states an injury).
+INJURY_VERBS = (
+    "hurt",
+    "injured",
+    "sprained",
+    "strained",
+    "pulled",
+    "tweaked",
+    "twisted",
+    "tore",
+    "torn",
+    "broke",
+    "broken",
+)
+
+SPANS = [
+    ("today", 1),
+    ("this morning", 1),
+    ("yesterday", 2),
+    ("since yesterday", 2),
+    ("this week", 7),
+    ("this past week", 7),
+    ("the last week", 7),
+    ("the past week", 7),
+    ("lately", 7),
+    ("recently", 7),
+    ("this month", 30),
+    ("the last month", 30),
+    ("the past month", 30),
+    ("the last two weeks", 14),
+    ("the past two weeks", 14),
+]
+LOG_KINDS = [
+    ("medication", "medication"),
+    ("medications", "medication"),
+    ("meds", "medication"),
+    ("supplements", "medication"),
+    ("mood", "mood"),
+    ("moods", "mood"),
+    ("readiness", "readiness"),
+    ("care", "care"),
+    ("care records", "care"),
+    ("wellness", "all"),
+]
