@@ -1,5 +1,6 @@
-"""The library tools through the engine (seed 003): search, schedule with recurrence, save a
-workout, link to a page. Run on SQLite and on PostgreSQL, so the search is checked on both."""
+"""The library tools through the engine (seed 003): search, schedule with recurrence, link to a
+page (saving a workout: test_tools_library_save.py). Run on SQLite and on PostgreSQL, so the
+search is checked on both."""
 
 from __future__ import annotations
 
@@ -362,63 +363,3 @@ def test_a_time_that_is_no_time_of_day_is_refused_in_words(program, legs, time):
     assert error.field == "time"
     assert 'a time of day like "06:00"' in error.message
     assert sessions_named(program, "Leg Day Destroyer") == []
-
-
-# --- save_workout_to_library --------------------------------------------------------------------
-
-LEG_BURNER = {
-    "title": "Leg Burner",
-    "sport": "strength",
-    "duration": 45,
-    "intensity": "hard",
-    "description": "Squats then lunges.",
-    "exercises": [
-        {"name": "Back Squat", "sets": 5, "reps": "5", "load": "80% 1RM"},
-        {"name": "Walking Lunge", "sets": 3, "reps": "12", "load": "bodyweight"},
-    ],
-}
-
-
-def test_saving_a_composed_workout_makes_a_private_workout_of_the_athlete(program):
-    dry = preview(program, call("save_workout_to_library", **LEG_BURNER))
-    assert dry.success
-    assert dry.preview["details"][0]["target"] == 'Workout library: "Leg Burner"'
-    assert "Back Squat 5×5 @ 80% 1RM" in dry.preview["details"][0]["after"]
-    assert not LibraryWorkout.objects.filter(title="Leg Burner").exists()
-
-    done = apply(program, call("save_workout_to_library", **LEG_BURNER))
-    assert done.success
-    workout = LibraryWorkout.objects.get(title="Leg Burner")
-    assert (workout.owner, workout.scope, workout.duration_minutes) == (
-        program.athlete,
-        "private",
-        45,
-    )
-    assert workout.template["exercises"][1]["name"] == "Walking Lunge"
-    assert workout.template["cardio"] is None
-    assert done.results[0].summary == f'Saved "Leg Burner" to the library (ID: {workout.pk}).'
-
-
-def test_a_cardio_workout_saves_its_block(program):
-    arguments = {**LEG_BURNER, "title": "Easy Spin", "sport": "cycling", "exercises": []}
-    arguments["cardio"] = {"type": "zone2", "duration": 40, "modality": "Cycling"}
-    assert apply(program, call("save_workout_to_library", **arguments)).success
-    cardio = LibraryWorkout.objects.get(title="Easy Spin").template["cardio"]
-    assert cardio["type"] == "zone2" and cardio["duration"] == 40
-
-
-@pytest.mark.parametrize(
-    ("changes", "message"),
-    [
-        ({"exercises": []}, "a workout needs at least one exercise or a cardio block"),
-        ({"duration": 4}, "duration must be at least 5 (got 4)."),
-        ({"duration": 601}, "duration must be at most 600 (got 601)."),
-        ({"sport": "golf"}, "sport must be one of"),
-        ({"title": ""}, "title must not be empty."),
-    ],
-)
-def test_a_bad_workout_is_refused_with_its_bounds_and_nothing_is_saved(program, changes, message):
-    result = apply(program, call("save_workout_to_library", **{**LEG_BURNER, **changes}))
-    assert error_codes(result) == [["VALIDATION_ERROR"]]
-    assert message in result.results[0].errors[0].message
-    assert not LibraryWorkout.objects.exists()
