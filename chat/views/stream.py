@@ -119,7 +119,6 @@ class _Session:
         self.done_seen = False  # this run wrote ``done``
         self.finished = False
         self.evicted = False
-        self.checks = 0  # how many times the database was asked (the benchmark reads it)
 
     @property
     def key(self) -> str:
@@ -178,7 +177,7 @@ class _Session:
     def settle(self) -> list[str]:
         """Ask the database: the final event when the reply is over (or overdue), a ``reset``
         when another run now writes it, nothing while this run is still at work."""
-        self.woken, self.checks = False, self.checks + 1
+        self.woken = False
         return _closing_connection(self._settle)
 
     def give_way(self) -> list[str]:
