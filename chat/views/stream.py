@@ -293,7 +293,8 @@ def _sync_events(session: _Session, slot: stream_slots.Slot) -> Iterator[str]:
         return
     try:
         try:  # before the database is asked: a change after that wakes the stream
-            session.changed_after = _newest(client.xrevrange(session.changed_key, count=1))
+            newest = stream.client().xrevrange(session.changed_key, count=1)  # REDIS_TIMEOUT
+            session.changed_after = _newest(newest)
         except redis.RedisError:
             slot.reachable = False
         yield from session.settle() or [WAITING_NOTE]

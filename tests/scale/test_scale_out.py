@@ -20,15 +20,16 @@ import subprocess
 import threading
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
+from importlib import import_module
 
 import httpx
 import pytest
-from django.contrib.auth import get_user_model
+from django.conf import settings as django_settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.db import connection
 from django.test import override_settings
 from django.urls import reverse
 
-from chat.management.commands._bench_http_seed import _logged_in
 from chat.models import Message
 from chat.services import conversation_for_athlete
 from coach.llm.fake_server import FakeLLMServer
@@ -98,6 +99,16 @@ def cluster(django_db_setup, redis_url, model, tmp_path_factory):
         running.stop_all()
 
 
+def signed_in(user) -> dict[str, str]:
+    """A session as the login view makes it, and a CSRF secret (a browser's two cookies)."""
+    store = import_module(django_settings.SESSION_ENGINE).SessionStore()
+    store[SESSION_KEY] = str(user.pk)
+    store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    store.save()
+    return {"sessionid": store.session_key, "csrftoken": secrets.token_hex(16)}
+
+
 def athletes(count: int, prefix: str) -> list[dict]:
     """``count`` athletes, each with a one-week program, a conversation and a session signed
     with the cluster's key; what a browser sends: cookies and the CSRF header."""
@@ -108,7 +119,7 @@ def athletes(count: int, prefix: str) -> list[dict]:
             athlete = users.create(username=f"{prefix}-{index}")
             build_program(weeks=1, sessions=1, exercises=1, athlete=athlete)
             conversation = conversation_for_athlete(athlete=athlete)
-            cookies = _logged_in(athlete)
+            cookies = signed_in(athlete)
             made.append(
                 {
                     "conversation": conversation.pk,
