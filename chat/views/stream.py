@@ -11,13 +11,14 @@
 Each event's id is ``<run>/<Redis entry id>``: a browser that reconnects sends ``Last-Event-ID``
 and gets only what it missed; a new run (Retry, recovery) starts with ``reset``.
 
-**A waiting stream costs nothing.** The database decides when the reply is over, and is asked only
+**A waiting stream asks nothing of the database.** It decides when the reply is over, and is asked only
 when something happened: once when the response opens, after the run's ``done``, when the reply's
 *changed* key wakes the stream (the sweep failed or restarted it, Retry started a new run:
 ``chat.stream.reply_changed``) and when the reply reaches its deadline (the overdue bubble). In
 between, one ``XREAD BLOCK`` waits on the run's entries, the changed key and the slot's close key
-at once, for as long as the response may last: no query, no timer, and (under ASGI) no thread, as
-the database work runs on the event loop's shared pool and gives its thread back. Two cases ask
+at once, for as long as the response may last: no query and no timer; the view's database work runs
+on the event loop's shared pool and gives its thread back (the per-request thread that the
+middleware's sync hand-offs create is the server stack's, ``config.asgi``). Two cases ask
 again every ``CHECK_SECONDS``: a ``done`` whose reply the database doesn't show saved yet, and
 Redis out of reach (each read gives up ``REDIS_TIMEOUT`` seconds after its block; the view then
 asks the database and still sends the final event). A wake-up that was lost (Redis restarted
