@@ -11,8 +11,8 @@
 Each event's id is ``<run>/<Redis entry id>``: a browser that reconnects sends ``Last-Event-ID``
 and gets only what it missed; a new run (Retry, recovery) starts with ``reset``.
 
-**A waiting stream asks nothing of the database.** It decides when the reply is over, and is asked only
-when something happened: once when the response opens, after the run's ``done``, when the reply's
+**A waiting stream asks nothing of the database.** The database decides when the reply is over,
+and is asked only when something happened: once when the response opens, after the run's ``done``, when the reply's
 *changed* key wakes the stream (the sweep failed or restarted it, Retry started a new run:
 ``chat.stream.reply_changed``) and when the reply reaches its deadline (the overdue bubble). In
 between, one ``XREAD BLOCK`` waits on the run's entries, the changed key and the slot's close key
