@@ -13,7 +13,14 @@ called for the click itself; the decision that follows (Apply, Cancel, Undo) is 
 usual.
 
 **The offer.** ``plan_offer`` says how many sessions are missed (the adjustments' rule) and
-whether to offer Realign (from 3); Not feeling 100 % is always offered, 3 to 14 days.
+whether to offer Realign (from 3); Not feeling 100 % is always offered, 3 to 14 days. It is part
+of the page and of every reply and decision that may change it (``chat.views.common.regions``),
+never a request of its own, and it is kept in Django's cache under what it depends on: the plan's
+``version_key`` (a logged or missed workout, a change, each bumps it) and the athlete's today. That
+day can only change on a quarter of an hour of UTC (every time zone's offset is a multiple of 15
+minutes), so the key holds the quarter-hour instead, and a page reads the offer with no query at
+all; it is counted again at most four times an hour. As for the week panel (``chat.panel``)
+nothing is invalidated by hand, so a per-process cache is as correct as a shared one.
 """
 
 from __future__ import annotations
@@ -22,10 +29,11 @@ import datetime
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
-from coach.plan import adjustments
+from coach.plan import adjustments, plan
 from coach.render import quote
 from coach.toolcalls import ToolCall
 
@@ -37,6 +45,7 @@ SOURCE = "spotter"
 STRATEGIES = ("swap", "push")
 DEFAULT_LIGHTER_DAYS = 7
 REPLIES = ["What does this change?"]
+OFFER_TTL_SECONDS = 15 * 60  # a key can't outlive its quarter-hour anyway
 
 
 @dataclass
@@ -53,15 +62,27 @@ def today_of(conversation: Conversation) -> datetime.date:
     return adjustments().today(conversation.athlete)
 
 
+def offer_key(conversation: Conversation, now: datetime.datetime) -> str:
+    """The plan's state and the quarter-hour of UTC ``now`` falls in (see the module docstring)."""
+    quarter = f"{now.astimezone(datetime.UTC):%Y-%m-%dT%H}:{now.minute // 15}"
+    return f"chat:plan-offer:{plan().version_key(conversation.program)}:{quarter}"
+
+
 def plan_offer(conversation: Conversation) -> dict:
-    """What the chat offers under the messages when nothing is pending (``views.plan_offer``)."""
+    """What the chat offers under the messages when nothing is pending: from the cache, or
+    counted once per version of the plan and quarter-hour (see the module docstring)."""
     adjust = adjustments()
-    summary = adjust.missed_summary(
-        program_id=conversation.program_id, today=today_of(conversation)
-    )
+    key = offer_key(conversation, timezone.now())
+    counted = cache.get(key)
+    if counted is None:
+        today = today_of(conversation)
+        summary = adjust.missed_summary(program_id=conversation.program_id, today=today)
+        counted = (summary.count, summary.offer_realign)
+        cache.set(key, counted, OFFER_TTL_SECONDS)
+    missed, realign = counted
     return {
-        "missed": summary.count,
-        "realign": summary.offer_realign,
+        "missed": missed,
+        "realign": realign,
         "lighter_choices": tuple(range(adjust.MIN_DAYS, adjust.MAX_DAYS + 1)),
         "lighter_default": DEFAULT_LIGHTER_DAYS,
     }

@@ -51,7 +51,7 @@ from django.utils import timezone
 
 from config.celery import BROKER_ERRORS
 
-from . import refusals
+from . import refusals, stream
 from .models import Message
 
 logger = logging.getLogger(__name__)
@@ -193,6 +193,14 @@ def _start_run(message: Message, *, now: datetime.datetime, new_run: bool) -> No
         ]
     )
     queue_run(message)
+    _wake_streams(message)
+
+
+def _wake_streams(message: Message) -> None:
+    """The reply changed without its run's ``done``: its open streams ask the database once the
+    change is committed (``chat.stream.reply_changed``)."""
+    pk = message.pk
+    transaction.on_commit(lambda: stream.reply_changed(pk))
 
 
 def _fail(message: Message, *, code: str, now: datetime.datetime) -> None:
@@ -204,6 +212,7 @@ def _fail(message: Message, *, code: str, now: datetime.datetime) -> None:
     message.save(
         update_fields=["status", "content", "error_code", "suggested_replies", "finished_at"]
     )
+    _wake_streams(message)
 
 
 def _act(message: Message, action: Action, now: datetime.datetime) -> None:

@@ -13,8 +13,14 @@ after the last one. Entries:
 An entry's id (``1700000000000-0``) prefixed by the run (``2/1700000000000-0``) is the SSE event
 id, so a browser that reconnects with ``Last-Event-ID`` resumes after the last event it had
 (``parse_event_id``). The database stays the source of truth: the view answers the final event
-from the saved message, and a reply that ends without a ``done`` (recovered, failed by the sweep)
-is noticed by the view's own check of the database.
+from the saved message.
+
+**The wake-up.** A reply can change without its run writing a ``done``: the sweep fails it or
+starts a new run, the athlete's Retry starts one (``chat.recovery``). Each then appends one entry
+to the reply's *changed* stream, ``spotter:reply-changed:<message id>`` (``reply_changed``, once
+the transaction committed). An open stream waits on that key in the same ``XREAD`` as its run's
+entries, so it asks the database only when something happened, never on a timer while nothing
+does (``chat.views.stream``).
 
 Publishing is best effort: Redis unreachable, the run goes on, the page gets the reply by its
 fallback poll. Every client here gives up ``REDIS_TIMEOUT`` seconds after what a command may
@@ -37,12 +43,18 @@ from coach.registry import get_tool
 logger = logging.getLogger(__name__)
 
 KEY = "spotter:reply:{message_id}:{attempt}"
+CHANGED_KEY = "spotter:reply-changed:{message_id}"
+CHANGED_MAXLEN = 16  # a reply changes a few times at most; a reader needs only the newest entry
 _EVENT_ID = re.compile(r"^(\d{1,9})/(\d{1,20}-\d{1,20})$")
 _TOOL_MARKER = "[TOOL_CALL"
 
 
 def stream_key(message_id: int, attempt: int) -> str:
     return KEY.format(message_id=message_id, attempt=attempt)
+
+
+def changed_key(message_id: int) -> str:
+    return CHANGED_KEY.format(message_id=message_id)
 
 
 def event_id(attempt: int, entry_id: str) -> str:
@@ -212,6 +224,21 @@ class ReplyStream:
 
     def done(self) -> None:
         self._add("done")
+
+
+def reply_changed(message_id: int) -> None:
+    """Wake the reply's open streams: it changed without its run's ``done`` (failed or restarted
+    by the sweep, restarted by Retry). Best effort, like every publish: with Redis out of reach
+    the streams notice at their next response (``CHAT_STREAM_MAX_SECONDS``)."""
+    if not enabled():
+        return
+    try:
+        pipe = client().pipeline(transaction=False)
+        pipe.xadd(changed_key(message_id), {"type": "changed"}, maxlen=CHANGED_MAXLEN)
+        pipe.expire(changed_key(message_id), int(settings.CHAT_STREAM_TTL))
+        pipe.execute()
+    except redis.RedisError as exc:
+        logger.warning("Could not wake the streams of reply %s (Redis: %s)", message_id, exc)
 
 
 def entry_fields(fields: dict[Any, Any]) -> tuple[str, str]:

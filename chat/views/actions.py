@@ -11,9 +11,9 @@ goes back with a message naming the bounds.
 ``coach.plan``: a recipe read from a photo): the family finds the object among the athlete's own
 (anything else, or nothing to offer, is a 404) and gives the calls; the chat proposes them.
 
-``plan_offer`` renders the chat's offer (empty while a card is open). The page loads it on its
-own (``#plan-actions``, again after every out-of-band swap: a reply, a decision), so the page and
-its polls keep their fixed number of queries.
+``plan_offer`` renders the chat's offer alone (empty while a card is open). The page doesn't ask
+for it: the offer is part of the page and of each reply and decision (``common.regions``); this
+URL serves a client that wants it on its own.
 """
 
 from __future__ import annotations

@@ -6,7 +6,10 @@ suggested replies, the program's week).
 (``#program-version``, a hidden input that the messages and the card include in their requests).
 A reply or a decision sends the panel again only when the program's version differs from it
 (``regions(shown_version=...)``); without the value (an old page) it is always sent. The page
-reads the suggested replies from the messages it already loaded."""
+reads the suggested replies from the messages it already loaded. The plan's offer (Realign, Not
+feeling 100 %: ``chat.plan_actions.plan_offer``, cached by the plan's version) is one of the
+regions: part of the page, and sent again out of band with every reply and decision, the ones that
+open or close a card or change the plan; the page never asks for it on its own."""
 
 from __future__ import annotations
 
@@ -19,7 +22,7 @@ from django.urls import reverse
 from access.login import login_required as one_login_required
 from coach.llm import DEFAULT_MODELS
 
-from .. import proposals, services, signals
+from .. import plan_actions, proposals, services, signals
 from ..access import is_read_only
 from ..cards import card_items
 from ..forms import MessageForm
@@ -74,6 +77,7 @@ def page_context(
     }
     if read_only:
         context["suggestions"] = []
+        context["plan_offer"] = None
     return context
 
 
@@ -117,18 +121,22 @@ def regions(
     shown_version: str | None = None,
     latest: Message | None = _UNKNOWN,
 ) -> dict[str, Any]:
-    """What the out-of-band regions show: the open batch, the suggested replies, and the week,
-    which is None when the page already shows this version of the program (``shown_version``).
+    """What the out-of-band regions show: the open batch, the suggested replies, the plan's offer
+    (None while a card is open), and the week, which is None when the page already shows this
+    version of the program (``shown_version``).
     ``latest``: the latest message other than a tool result, when the caller has it."""
     batch = proposals.open_batch(conversation=conversation)
     unchanged = shown_version is not None and shown_version == str(conversation.program.version)
     suggestions: list[str] = []
+    offer = None
     if batch is None:
         suggestions = suggestions_for(conversation, latest=latest)
+        offer = plan_actions.plan_offer(conversation)
     return {
         "batch": batch,
         "items": card_items(batch),
         "suggestions": suggestions,
+        "plan_offer": offer,
         "week": None if unchanged else week_of(conversation, week_number=week_number),
     }
 

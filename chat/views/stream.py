@@ -9,12 +9,21 @@
   closes the connection (``sse-close``).
 
 Each event's id is ``<run>/<Redis entry id>``: a browser that reconnects sends ``Last-Event-ID``
-and gets only what it missed; a new run (Retry, recovery) starts with ``reset``. The database
-decides when the reply is over: the view checks it every ``CHECK_SECONDS`` while nothing arrives,
-and after ``done``, so a reply finished without a ``done`` (the sweep failed it, Redis lost it)
-still ends the stream. A response lasts at most ``CHAT_STREAM_MAX_SECONDS``; the browser then
-reconnects and resumes. Redis stops answering mid-stream: each read gives up ``REDIS_TIMEOUT``
-seconds after its block, and the view keeps checking the database and still sends the final event.
+and gets only what it missed; a new run (Retry, recovery) starts with ``reset``.
+
+**A waiting stream asks nothing of the database.** The database decides when the reply is over,
+and is asked only when something happened: once when the response opens, after the run's ``done``, when the reply's
+*changed* key wakes the stream (the sweep failed or restarted it, Retry started a new run:
+``chat.stream.reply_changed``) and when the reply reaches its deadline (the overdue bubble). In
+between, one ``XREAD BLOCK`` waits on the run's entries, the changed key and the slot's close key
+at once, for as long as the response may last: no query and no timer; the view's database work runs
+on the event loop's shared pool and gives its thread back (the per-request thread that the
+middleware's sync hand-offs create is the server stack's, ``config.asgi``). Two cases ask
+again every ``CHECK_SECONDS``: a ``done`` whose reply the database doesn't show saved yet, and
+Redis out of reach (each read gives up ``REDIS_TIMEOUT`` seconds after its block; the view then
+asks the database and still sends the final event). A wake-up that was lost (Redis restarted
+empty) costs at most one response: it lasts ``CHAT_STREAM_MAX_SECONDS`` (55), then the browser
+reconnects and the new response asks the database. That is the safety check.
 
 **One account, a few streams.** A stream holds one of its account's ``CHAT_STREAMS_PER_ACCOUNT``
 slots (``chat.stream_slots``, counted in Redis across web processes). Opening one more closes the
@@ -25,8 +34,8 @@ once, and the page polls the database. A client that stops reading ends after
 ``CHAT_STREAM_WRITE_TIMEOUT`` under ASGI (``config.write_timeout``).
 
 Access is the poll's: the conversation's athlete only (someone else's reply is a 404). Under ASGI
-(``bin/serve``: gunicorn with uvicorn workers) the events come from an async generator reading
-Redis with ``redis.asyncio``; under WSGI (``bin/run``'s ``runserver``, the test live server) from a
+(``bin/serve``) the events come from an async generator reading Redis with ``redis.asyncio``; under
+WSGI (``bin/run``'s ``runserver``, the test live server) from a
 plain generator on the request's thread, since Django would buffer an async one there. Streaming
 switched off (``CHAT_STREAMING``) or no session: 204, which tells the browser not to reconnect,
 and the page polls.
@@ -35,17 +44,20 @@ and the page polls.
 from __future__ import annotations
 
 import asyncio
+import datetime
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
+from typing import Any
 
 import redis
 import redis.asyncio
-from asgiref.sync import sync_to_async
+from asgiref.sync import AsyncToSync, sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.template.loader import render_to_string
+from django.utils import timezone
 from django.utils.html import escape
 
 from .. import recovery, stream, stream_slots
@@ -53,9 +65,9 @@ from ..access import athlete_conversations
 from ..models import Message
 from .common import PAGE, WAITING, regions, undoable_events
 
-CHECK_SECONDS = 1.5  # how long one read waits before the database is checked
-BLOCK_MS = int(CHECK_SECONDS * 1000)
+CHECK_SECONDS = 1.5  # how often the database is asked while Redis can't wake the stream
 BATCH = 500  # entries per read
+WAITING_NOTE = ": waiting\n\n"  # a comment: the stream is open and waits (the browser ignores it)
 
 
 def sse(event: str, data: str, *, event_id: str | None = None) -> str:
@@ -68,6 +80,28 @@ def sse(event: str, data: str, *, event_id: str | None = None) -> str:
     return "\n".join(lines) + "\n\n"
 
 
+def _closing_connection(work: Callable[[], Any]) -> Any:
+    """Run ``work``, then give the connection back (to psycopg's pool on PostgreSQL): the stream
+    next waits on Redis for as long as ``CHAT_STREAM_MAX_SECONDS``, and 16 open streams holding
+    theirs would take a web process's whole pool. (A test wrapped in a transaction keeps it.)"""
+    try:
+        return work()
+    finally:
+        if not connection.in_atomic_block:
+            connection.close()
+
+
+def _db(work: Callable[[], Any]) -> Callable[[], Any]:
+    """``work`` (database work) made awaitable. In a server it runs on the event loop's shared
+    pool and its thread goes back at once: a thread-sensitive call would give the response an
+    executor thread of its own for its whole life (asgiref's per-request executor), so every
+    waiting stream would keep one. Under a sync caller (Django's test client, an ``AsyncClient``
+    inside ``async_to_sync``) it runs in that caller's thread, whose connection holds the test's
+    transaction."""
+    under_sync_caller = getattr(AsyncToSync.executors, "current", None) is not None
+    return sync_to_async(work, thread_sensitive=under_sync_caller)
+
+
 class _Session:
     """One response's reading position and what the database says about the reply."""
 
@@ -76,9 +110,14 @@ class _Session:
         self.message_id = message.pk
         self.attempt = message.attempt
         self.after = stream.parse_event_id(last_event_id, attempt=self.attempt)
+        self.changed_key = stream.changed_key(message.pk)
+        self.changed_after = "0"  # the changed key's newest entry when the response opened
         # The browser shows text of another run (Retry, recovery): it starts again empty.
         self.opening = [sse("reset", "<!---->")] if last_event_id and self.after == "0" else []
         self.ends_at = time.monotonic() + float(settings.CHAT_STREAM_MAX_SECONDS)
+        self.ask_at: float | None = None  # when to ask the database with no wake-up (deadline)
+        self.woken = False  # something happened: ask the database
+        self.done_seen = False  # this run wrote ``done``
         self.finished = False
         self.evicted = False
 
@@ -91,14 +130,33 @@ class _Session:
         return not self.finished and time.monotonic() < self.ends_at
 
     def streams(self, slot: stream_slots.Slot) -> dict[str, str]:
-        """What one ``XREAD`` waits on: the reply's entries after the last one sent, and the slot's
-        close key from its start (a close appended before this read is seen too)."""
-        return {self.key: self.after, slot.close_key: "0"}
+        """What one ``XREAD`` waits on: the run's entries after the last one sent, the reply's
+        changed key after its entry seen at the start, and the slot's close key from its start (a
+        close appended before this read is seen too)."""
+        return {self.key: self.after, self.changed_key: self.changed_after, slot.close_key: "0"}
 
-    def events(self, result: list) -> tuple[list[str], bool]:
-        """The SSE events for an ``XREAD`` result, and whether a ``done`` was among them."""
-        chunks, done = [], False
+    def block_ms(self) -> int:
+        """How long the next read may wait: until the response ends or the database must be
+        asked anyway (at least 1 ms: ``BLOCK 0`` would wait for ever)."""
+        until = self.ends_at if self.ask_at is None else min(self.ends_at, self.ask_at)
+        return max(1, int((until - time.monotonic()) * 1000))
+
+    def must_ask(self, slot: stream_slots.Slot) -> bool:
+        """Whether the database is asked now: something happened, the deadline came, or Redis
+        can't wake the stream."""
+        due = self.ask_at is not None and time.monotonic() >= self.ask_at
+        return self.woken or due or not slot.reachable
+
+    def events(self, result: list) -> list[str]:
+        """The SSE events for an ``XREAD`` result; notes a ``done``, a wake-up or a close."""
+        chunks = []
         for key, entries in result or []:
+            key = key.decode() if isinstance(key, bytes) else str(key)
+            last = entries[-1][0] if entries else None
+            last = last.decode() if isinstance(last, bytes) else last
+            if key == self.changed_key:
+                self.changed_after, self.woken = last or self.changed_after, True
+                continue
             if key != self.key:  # the slot's close key: the account opened one stream too many
                 self.evicted = True
                 continue
@@ -114,21 +172,14 @@ class _Session:
                 elif kind == "reset":
                     chunks.append(sse("reset", "<!---->", event_id=ident))
                 elif kind == "done":
-                    done = True
-        return chunks, done
+                    self.woken = self.done_seen = True
+        return chunks
 
     def settle(self) -> list[str]:
         """Ask the database: the final event when the reply is over (or overdue), a ``reset``
-        when another run now writes it, nothing while this run is still at work.
-
-        Then the connection goes (back to psycopg's pool on PostgreSQL): the stream next waits on
-        Redis, for as long as ``CHAT_STREAM_MAX_SECONDS``, and 16 open streams holding theirs
-        would take a web process's whole pool. (A test wrapped in a transaction keeps it.)"""
-        try:
-            return self._settle()
-        finally:
-            if not connection.in_atomic_block:
-                connection.close()
+        when another run now writes it, nothing while this run is still at work."""
+        self.woken = False
+        return _closing_connection(self._settle)
 
     def give_way(self) -> list[str]:
         """The last event of a stream that may not stay open (its account opened more than
@@ -136,21 +187,20 @@ class _Session:
         the polling bubble, which fetches it from the database. The browser then closes the
         connection (``sse-close``) and doesn't reconnect."""
         self.finished = True
-        try:
-            message = (
-                Message.objects.select_related("conversation__program")
-                .filter(pk=self.message_id)
-                .first()
-            )
-            if message is None:
-                return []
-            if message.status not in WAITING:
-                return [sse("done", self._final(message))]
-            context = {"message": message, "attempt": 0, "fallback": True}
-            return [sse("done", render_to_string(f"{PAGE}#thinking", context, self.request))]
-        finally:
-            if not connection.in_atomic_block:
-                connection.close()
+        return _closing_connection(self._give_way)
+
+    def _give_way(self) -> list[str]:
+        message = (
+            Message.objects.select_related("conversation__program")
+            .filter(pk=self.message_id)
+            .first()
+        )
+        if message is None:
+            return []
+        if message.status not in WAITING:
+            return [sse("done", self._final(message))]
+        context = {"message": message, "attempt": 0, "fallback": True}
+        return [sse("done", render_to_string(f"{PAGE}#thinking", context, self.request))]
 
     def _settle(self) -> list[str]:
         message = (
@@ -162,14 +212,25 @@ class _Session:
         if message.status not in WAITING:
             self.finished = True
             return [sse("done", self._final(message))]
-        if recovery.waiting_state(message) == "overdue":
+        now = timezone.now()
+        if recovery.waiting_state(message, now) == "overdue":
             self.finished = True
             context = {"message": message, "attempt": 0}
             return [sse("done", render_to_string(f"{PAGE}#thinking", context, self.request))]
+        self._ask_again(message, now)
         if message.attempt != self.attempt:
-            self.attempt, self.after = message.attempt, "0"
+            self.attempt, self.after, self.done_seen = message.attempt, "0", False
             return [sse("reset", "<!---->")]
         return []
+
+    def _ask_again(self, message: Message, now: datetime.datetime) -> None:
+        """When to ask without a wake-up: at the reply's deadline (it then shows as overdue), or
+        soon when its run wrote ``done`` and the saved reply isn't visible yet."""
+        since = message.started_at or message.queued_at or message.created_at
+        left = (since + recovery.deadline() - now).total_seconds()
+        self.ask_at = time.monotonic() + max(0.0, left)
+        if self.done_seen and message.attempt == self.attempt:
+            self.ask_at = min(self.ask_at, time.monotonic() + CHECK_SECONDS)
 
     def _final(self, message: Message) -> str:
         conversation = message.conversation
@@ -182,13 +243,20 @@ class _Session:
         return render_to_string(f"{PAGE}#reply", context, self.request)
 
 
+def _block_seconds() -> float:
+    """The longest a read may wait (the response's whole life): what the clients' socket timeouts
+    allow for (``chat.stream.client``)."""
+    return float(settings.CHAT_STREAM_MAX_SECONDS)
+
+
 def _read(client: redis.Redis, session: _Session, slot: stream_slots.Slot) -> list:
-    """One wait on Redis for the reply's entries (or the slot's close), ``CHECK_SECONDS`` at
-    most; a Redis out of reach gives nothing after as long (each read gives up ``REDIS_TIMEOUT``
-    seconds after its block: a Redis that stopped answering holds no stream)."""
+    """One wait on Redis for the run's entries, the reply's changed key or the slot's close, until
+    the response ends or the database must be asked; a Redis out of reach gives nothing after
+    ``CHECK_SECONDS`` (each read gives up ``REDIS_TIMEOUT`` seconds after its block: a Redis that
+    stopped answering holds no stream)."""
     started = time.monotonic()
     try:
-        result = client.xread(session.streams(slot), count=BATCH, block=BLOCK_MS)
+        result = client.xread(session.streams(slot), count=BATCH, block=session.block_ms())
     except redis.RedisError:
         slot.reachable = False
         time.sleep(max(0.0, CHECK_SECONDS - (time.monotonic() - started)))
@@ -200,7 +268,7 @@ def _read(client: redis.Redis, session: _Session, slot: stream_slots.Slot) -> li
 async def _aread(client: redis.asyncio.Redis, session: _Session, slot: stream_slots.Slot) -> list:
     started = time.monotonic()
     try:
-        result = await client.xread(session.streams(slot), count=BATCH, block=BLOCK_MS)
+        result = await client.xread(session.streams(slot), count=BATCH, block=session.block_ms())
     except redis.RedisError:
         slot.reachable = False
         await asyncio.sleep(max(0.0, CHECK_SECONDS - (time.monotonic() - started)))
@@ -209,52 +277,74 @@ async def _aread(client: redis.asyncio.Redis, session: _Session, slot: stream_sl
     return result
 
 
+def _newest(entries: list) -> str:
+    """The id of the newest entry of an ``XREVRANGE … COUNT 1`` answer ("0" when there is none)."""
+    if not entries:
+        return "0"
+    newest = entries[0][0]
+    return newest.decode() if isinstance(newest, bytes) else str(newest)
+
+
 def _sync_events(session: _Session, slot: stream_slots.Slot) -> Iterator[str]:
-    client = stream.client(block=CHECK_SECONDS)
+    client = stream.client(block=_block_seconds())
     yield "retry: 1000\n\n"
     yield from session.opening
     if not slot.open(stream.client()):
         yield from session.give_way()
         return
     try:
-        yield from session.settle()
+        try:  # before the database is asked: a change after that wakes the stream
+            newest = stream.client().xrevrange(session.changed_key, count=1)  # REDIS_TIMEOUT
+            session.changed_after = _newest(newest)
+        except redis.RedisError:
+            slot.reachable = False
+        yield from session.settle() or [WAITING_NOTE]
         while session.open:
             result = _read(client, session, slot)
-            chunks, done = session.events(result)
-            yield from chunks
+            yield from session.events(result)
             if session.evicted:
                 yield from session.give_way()
-            elif done or not result:
-                yield from session.settle() or ([": waiting\n\n"] if not result else [])
+            elif session.must_ask(slot):
+                yield from session.settle() or ([WAITING_NOTE] if not result else [])
+            elif not result:
+                yield WAITING_NOTE
     finally:
         slot.release(stream.client())
 
 
 async def _async_events(session: _Session, slot: stream_slots.Slot) -> AsyncIterator[str]:
-    client = stream.async_client(block=CHECK_SECONDS)
-    settle = sync_to_async(session.settle)
+    client = stream.async_client(block=_block_seconds())
+    settle, give_way = _db(session.settle), _db(session.give_way)
     try:
         yield "retry: 1000\n\n"
         for chunk in session.opening:
             yield chunk
         if not await slot.aopen(client):
-            for chunk in await sync_to_async(session.give_way)():
+            for chunk in await give_way():
                 yield chunk
             return
         try:
-            for chunk in await settle():
+            try:  # before the database is asked: a change after that wakes the stream
+                newest = client.xrevrange(session.changed_key, count=1)
+                session.changed_after = _newest(
+                    await asyncio.wait_for(newest, float(settings.REDIS_TIMEOUT))
+                )
+            except (redis.RedisError, TimeoutError):
+                slot.reachable = False
+            for chunk in await settle() or [WAITING_NOTE]:
                 yield chunk
             while session.open:
                 result = await _aread(client, session, slot)
-                chunks, done = session.events(result)
-                for chunk in chunks:
+                for chunk in session.events(result):
                     yield chunk
                 if session.evicted:
-                    for chunk in await sync_to_async(session.give_way)():
+                    for chunk in await give_way():
                         yield chunk
-                elif done or not result:
-                    for chunk in await settle() or ([": waiting\n\n"] if not result else []):
+                elif session.must_ask(slot):
+                    for chunk in await settle() or ([WAITING_NOTE] if not result else []):
                         yield chunk
+                elif not result:
+                    yield WAITING_NOTE
         finally:
             await slot.arelease(client)
     finally:
@@ -277,15 +367,21 @@ class _AsyncEvents:
         self.slot.release(stream.client())
 
 
+def _own_reply(user: Any, message_id: int) -> Message | None:
+    return _closing_connection(
+        lambda: Message.objects.filter(
+            pk=message_id,
+            role=Message.Role.ASSISTANT,
+            conversation__in=athlete_conversations(user),
+        ).first()
+    )
+
+
 async def message_stream(request: HttpRequest, message_id: int) -> HttpResponse:
     user = await request.auser()
     if not user.is_authenticated or not stream.enabled():
         return HttpResponse(status=204)
-    message = await Message.objects.filter(
-        pk=message_id,
-        role=Message.Role.ASSISTANT,
-        conversation__in=athlete_conversations(user),
-    ).afirst()
+    message = await _db(lambda: _own_reply(user, message_id))()
     if message is None:
         raise Http404("No such reply.")
     session = _Session(request, message, request.headers.get("Last-Event-ID"))

@@ -139,7 +139,7 @@ def test_move_a_session_on_the_calendar_apply_in_the_chat_then_see_the_new_date(
     expect(page.locator(".bubble-coach").last).to_contain_text("applied")
     moved.refresh_from_db()
     assert moved.scheduled_date == datetime.date(2026, 12, 10)
-    # With the card gone the chat offers its plan buttons again (loaded after the swap).
+    # With the card gone the chat offers its plan buttons again (sent with the decision).
     expect(page.get_by_role("button", name="Not feeling 100%")).to_be_visible()
 
     page.goto(live_server.url + "/training/calendar/?view=month&date=2026-12")

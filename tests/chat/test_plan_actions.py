@@ -11,11 +11,12 @@ import pytest
 from django.db import transaction
 from django.urls import reverse
 
-from chat import services
+from chat import plan_actions, services
 from chat.agent import run_turn
 from chat.models import Message, PendingToolBatch, ToolCallRecord
 from coach.llm.offline import OfflineProvider
 from programs.models import Exercise, Session, Week
+from programs.services import program_bump_version
 from tests.coach.training_helpers import dates, today_of
 from tests.factories import UserFactory, build_program
 
@@ -66,8 +67,15 @@ def undo(client, batch):
     return client.post(reverse("chat:batch_undo", args=[batch.pk]))
 
 
+def log_done(program, sessions) -> None:
+    """Mark ``sessions`` done as logging a workout does: the program's version goes up with it
+    (``programs.services``), which is what the chat's cached offer is keyed by."""
+    sessions.update(completed=True)
+    program_bump_version(program=program)
+
+
 def complete_week_1(program):
-    Session.objects.filter(week__program=program, week__position=1).update(completed=True)
+    log_done(program, Session.objects.filter(week__program=program, week__position=1))
 
 
 # --- Move ------------------------------------------------------------------------------------
@@ -178,16 +186,56 @@ def offer(client) -> str:
 
 def test_realign_is_offered_in_the_chat_only_from_three_missed_sessions(athlete_client, program):
     page = athlete_client.get(reverse("chat:home")).content.decode()
-    assert reverse("chat:plan_offer") in page  # the page loads the offer on its own
+    assert reverse("chat:plan_offer") not in page  # the offer is part of the page
+    assert "Not feeling 100%" in page
     complete_week_1(program)
+    page = athlete_client.get(reverse("chat:home")).content.decode()
+    assert "Realign my plan" in page and "3 sessions missed" in page
     html = offer(athlete_client)
     assert "Realign my plan" in html and "3 sessions missed" in html
     assert reverse("chat:plan_realign") in html
-    Session.objects.filter(pk=session(program, 2, 1).pk).update(completed=True)
+    log_done(program, Session.objects.filter(pk=session(program, 2, 1).pk))
     html = offer(athlete_client)
     assert "Realign my plan" not in html and reverse("chat:plan_realign") not in html
     assert "Not feeling 100%" in html  # always offered
     assert 'name="days"' in html and '<option value="3"' in html and '<option value="14"' in html
+
+
+OOB_OFFER = '<div id="plan-actions" hx-swap-oob="true">'
+
+
+def test_the_offer_travels_with_the_page_and_the_decisions_never_on_its_own(
+    athlete_client, program, django_assert_num_queries
+):
+    """Issue 23 item 3: the page holds the offer (no request of its own after each swap) and each
+    decision sends it again out of band; counted once per version of the plan."""
+    page = athlete_client.get(reverse("chat:home")).content.decode()
+    assert 'hx-get="/plan/offer/"' not in page and "htmx:oobAfterSwap" not in page
+    athlete_client.post(reverse("chat:plan_lighter"), {"days": "3"})
+    batch = open_batch(program)
+    page = athlete_client.get(reverse("chat:home")).content.decode()
+    assert "Not feeling 100%" not in page  # a card is open: no offer
+    htmx = {"HX-Request": "true"}
+    applied = athlete_client.post(
+        reverse("chat:batch_apply", args=[batch.pk]), {"revision": batch.revision}, headers=htmx
+    ).content.decode()
+    assert OOB_OFFER in applied and "Not feeling 100%" in applied.split(OOB_OFFER)[1]
+    # The offer of this version is counted: the next page reads it from the cache.
+    conversation = services.conversation_for_athlete(athlete=program.athlete)
+    plan_actions.plan_offer(conversation)
+    with django_assert_num_queries(0):
+        plan_actions.plan_offer(conversation)
+
+
+def test_a_reply_sends_the_offer_out_of_band(athlete_client, program):
+    conversation = services.conversation_for_athlete(athlete=program.athlete)
+    reply = Message.objects.create(
+        conversation=conversation, role=Message.Role.ASSISTANT, content="Rest today."
+    )
+    html = athlete_client.get(
+        reverse("chat:message_poll", args=[reply.pk]), headers={"HX-Request": "true"}
+    ).content.decode()
+    assert OOB_OFFER in html and "Not feeling 100%" in html.split(OOB_OFFER)[1]
 
 
 def test_realign_card_shows_every_date_before_and_after_then_apply_and_undo(

@@ -78,10 +78,11 @@ def test_the_chat_page_makes_five_queries_whatever_the_conversations_length(
 ):
     # session, user, the conversation with its program, the messages (with their decisions'
     # kinds and batch statuses, so the Undo buttons and the suggested replies need no query of
-    # their own), the open batch; and the week (weeks, sessions, exercises) only the first time
-    # this version of the program is shown.
+    # their own), the open batch; and the week (weeks, sessions, exercises) and the plan's offer
+    # (the athlete's today, the missed sessions) only the first time this version of the program
+    # is shown.
     history(conversation, exchanges)
-    with django_assert_num_queries(8):
+    with django_assert_num_queries(15):
         athlete_client.get("/")
     with django_assert_num_queries(5):
         response = athlete_client.get("/")
@@ -127,7 +128,9 @@ def test_a_finished_reply_leaves_the_panel_out_when_the_program_is_unchanged(
         reverse("chat:message_poll", args=[reply.pk]) + f"?program_version={version(conversation)}"
     )
     # session, user, the message's status, the reply with its conversation and program, undoable,
-    # batch, suggestions (a waiting poll, the usual one, reads only the status: three queries)
+    # batch, suggestions (a waiting poll, the usual one, reads only the status: three queries);
+    # the plan's offer comes from the cache, as the page counted it
+    athlete_client.get("/")
     with django_assert_num_queries(7):
         html = athlete_client.get(url, headers=HX).content.decode()
     assert 'id="program-panel"' not in html

@@ -15,6 +15,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from chat import stream
 from chat.models import Message
 from tests.factories import ConversationFactory
 
@@ -71,10 +72,11 @@ def test_more_open_streams_than_pooled_connections_still_leave_a_page_its_connec
         page = httpx.get(live_server.url + "/", cookies=cookies, timeout=10)
         assert page.status_code == 200
     finally:
-        # The reply is saved: each stream sees it at its next check and ends.
+        # The reply is saved and its run says done: each stream wakes, checks and ends.
         Message.objects.filter(pk=waiting.pk).update(
             status=Message.Status.COMPLETE, content="Done."
         )
+        stream.ReplyStream(waiting.pk, waiting.attempt).done()
         for thread in threads:
             thread.join(timeout=40)
     assert answered == [200] * streams
