@@ -37,7 +37,6 @@ SYNONYMS = {
     "farmer's walk": "farmer carry",
     "farmers carry": "farmer carry",
     "farmer's carry": "farmer carry",
-    "rows": "barbell row",
     "press ups": "push-up",
     "pressups": "push-up",
 }

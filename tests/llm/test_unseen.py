@@ -20,12 +20,20 @@ from tests.chat.evals.placeholders import resolve_every_placeholder
 from tests.llm.unseen_support import is_wrong_change
 
 UNSEEN = Path(settings.BASE_DIR) / "evals" / "unseen"
-HALVES = ("program_dev", "program_heldout", "schedule_training_dev", "schedule_training_heldout")
-SCENARIOS = [s for half in HALVES for s in load_path(UNSEEN / f"{half}.toml")]
+# The program and schedule/training halves, and the lead's blind set over all five families.
+FILES = (
+    "program_dev",
+    "program_heldout",
+    "schedule_training_dev",
+    "schedule_training_heldout",
+    "lead_program",
+    "lead_mixed",
+)
+SCENARIOS = [s for name in FILES for s in load_path(UNSEEN / f"{name}.toml")]
 
 
 def test_both_halves_of_each_family_load_with_unique_natural_language_scenarios():
-    assert len(SCENARIOS) >= 70
+    assert len(SCENARIOS) >= 103
     assert len({s.id for s in SCENARIOS}) == len(SCENARIOS)
     assert all(s.phrasing_ok("natural") == "" for s in SCENARIOS)
 

@@ -165,3 +165,10 @@ def test_a_past_tense_report_is_no_typo_of_the_exercise(built):
     # "benched" is not corrected to "bench": a report of a lift is no change of the plan
     result = say(built, "benched 62.5kg today")
     assert result is None or result.calls == []
+
+
+def test_rows_said_of_a_plan_with_two_rows_asks_which_with_both_as_chips(built):
+    result = say(built, "could we do 4 sets on rows this week")
+    assert result is not None and result.calls == [] and result.ask is not None
+    assert "Barbell Row" in result.ask.question and "Dumbbell Row" in result.ask.question
+    assert len(result.ask.options) == 2

@@ -74,6 +74,22 @@ def test_a_reminder_at_a_part_of_the_day_takes_its_usual_hour(text, title, time)
 
 
 @pytest.mark.parametrize(
+    ("text", "time"),
+    [
+        ("remind me to stretch every night at 10", "22:00"),
+        ("remind me to stretch every evening at 7:30", "19:30"),
+        ("remind me to stretch every morning at 7", "07:00"),
+        ("remind me to stretch every night at 10am", "10:00"),
+        ("remind me to stretch at 10", "10:00"),
+    ],
+)
+def test_a_bare_hour_said_with_the_evening_or_night_is_that_parts_hour(text, time):
+    assert calls(text) == [
+        ("create_reminder", {"title": "Stretch", "time": time, "days": EVERY_DAY})
+    ]
+
+
+@pytest.mark.parametrize(
     "text", ["what meds have i taken this week", "which supplements did i take this week"]
 )
 def test_the_log_asked_for_by_its_kind(text):

@@ -83,14 +83,24 @@ REMINDER_PARTS = re.compile(
 _PART_CLOCKS = {"morning": "08:00", "afternoon": "14:00", "evening": "19:00", "night": "21:00"}
 
 
+# A bare hour said with a later part of the day is that part's: "every night at 10" is 22:00,
+# "evenings at 7" 19:00 (the hours each part may take before it is read as the morning's).
+_AFTER_NOON = {"afternoon": range(1, 7), "evening": range(1, 12), "night": range(5, 12)}
+_HALF_SAID = re.compile(r"\d\s*(?:a\.?m|p\.?m)\b", F)
+
+
 def reminder_clock(text: str) -> str | None:
-    """The time of a reminder: the clock ``text`` names, else the usual hour of the part of the
-    day it names (morning 08:00, afternoon 14:00, evening 19:00, night 21:00), else None."""
+    """The time of a reminder: the clock ``text`` names (a bare hour read in the part of the day
+    said with it), else the usual hour of the part of the day it names (morning 08:00, afternoon
+    14:00, evening 19:00, night 21:00), else None."""
+    m = REMINDER_PARTS.search(text)
+    part = ("night" if m.group("night") else m.group("part").lower()) if m else None
     if (time := clock(text)) is not None:
+        hour = int(time[:2])
+        if part in _AFTER_NOON and hour in _AFTER_NOON[part] and not _HALF_SAID.search(text):
+            return f"{hour + 12:02d}{time[2:]}"
         return time
-    if m := REMINDER_PARTS.search(text):
-        return _PART_CLOCKS["night" if m.group("night") else m.group("part").lower()]
-    return None
+    return _PART_CLOCKS[part] if part else None
 
 
 def weekdays(text: str) -> list[int] | None:
