@@ -29,5 +29,4 @@ urlpatterns = [
     path("plan/offer/", views.plan_offer, name="plan_offer"),
     path("plan/realign/", views.plan_realign, name="plan_realign"),
     path("plan/lighter/", views.plan_lighter, name="plan_lighter"),
-    path("offers/<slug:source>/<id:object_id>/", views.family_offer, name="family_offer"),
 ]

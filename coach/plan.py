@@ -35,10 +35,7 @@ already discovers, ``coach.discovery``):
 * ``NAV``: the family's pages in the site's menu, ``(label, URL name)`` pairs
   (``chat.context_processors``); ``PANEL``: the same pairs, linked under the week in the chat's
   panel.
-* ``OFFERS``: ``{source: callable(athlete, object_id) -> Proposed | None}``: a change the family
-  offers the athlete from something of theirs (a recipe read from a photo), which the chat puts on
-  its card like a button's (``chat.views.actions.offer``, ``offer()`` below); None when the object
-  isn't the athlete's or offers nothing. ``SLOTS``: ``{slot: template}``, the templates a family
+* ``SLOTS``: ``{slot: template}``, the templates a family
   adds to a shared page (the chat's message box is ``"composer"``), rendered by ``{% slot %}``
   (``coach.templatetags.slots``).
 * ``EVAL``: a family's part of the coach's evaluation scenarios (``chat.evals``): the ``KEYS`` of
@@ -153,24 +150,6 @@ def adjustments() -> Any:
 def whatif() -> Any | None:
     """The ``WHATIF`` declaration, or None when no family projects a preview."""
     return _one("WHATIF")
-
-
-@dataclass(frozen=True)
-class Proposed:
-    """A family's offer as the chat proposes it: the athlete's request in words, the coach's reply
-    beside the card, and the calls (``coach.toolcalls.ToolCall``) to validate and preview."""
-
-    request_text: str
-    reply_text: str
-    calls: list[Any]
-
-
-def offer(source: str) -> Any | None:
-    """The ``OFFERS`` entry named ``source`` of any family, or None."""
-    for offers in declared("OFFERS"):
-        if source in offers:
-            return offers[source]
-    return None
 
 
 def slots(name: str) -> list[str]:

@@ -2,7 +2,7 @@
 (``conversations``), the preview card's buttons (``batches``), the buttons that propose without
 words (``actions``). Partials live in ``chat/page.html`` (django-template-partials)."""
 
-from .actions import family_offer, plan_lighter, plan_offer, plan_realign, session_move
+from .actions import plan_lighter, plan_offer, plan_realign, session_move
 from .batches import batch_apply, batch_cancel, batch_undo, call_edit, call_remove
 from .conversations import conversation_list, conversation_new, conversation_open, message_feed
 from .pages import home, message_poll, message_retry, message_send, program_panel
@@ -16,7 +16,6 @@ __all__ = [
     "conversation_list",
     "conversation_new",
     "conversation_open",
-    "family_offer",
     "home",
     "message_feed",
     "message_poll",

@@ -7,10 +7,6 @@ proposes, and sends the athlete to the chat, where the card waits for Apply. A f
 can't be used (a bad date, a length outside 3 to 14, nothing missed) changes nothing: the athlete
 goes back with a message naming the bounds.
 
-``family_offer`` proposes what a family offers from something of the athlete's (``OFFERS``,
-``coach.plan``: a recipe read from a photo): the family finds the object among the athlete's own
-(anything else, or nothing to offer, is a 404) and gives the calls; the chat proposes them.
-
 ``plan_offer`` renders the chat's offer alone (empty while a card is open). The page doesn't ask
 for it: the offer is part of the page and of each reply and decision (``common.regions``); this
 URL serves a client that wants it on its own.
@@ -26,7 +22,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from coach.plan import PlanAdjustError, offer, plan
+from coach.plan import PlanAdjustError, plan
 
 from .. import plan_actions, proposals, services
 from .common import login_required
@@ -98,22 +94,4 @@ def plan_lighter(request: HttpRequest) -> HttpResponse:
         plan_actions.lighter(conversation=conversation, days=days)
     except PlanAdjustError as exc:
         flash.error(request, str(exc))
-    return redirect("chat:home")
-
-
-@login_required
-@require_POST
-def family_offer(request: HttpRequest, source: str, object_id: int) -> HttpResponse:
-    conversation = _conversation(request)
-    found = offer(source)
-    proposed = found(request.user, object_id) if found is not None else None
-    if proposed is None:
-        raise Http404("Nothing to propose from that.")
-    plan_actions.propose_action(
-        conversation=conversation,
-        request_text=proposed.request_text,
-        reply_text=proposed.reply_text,
-        calls=proposed.calls,
-        action=source,
-    )
     return redirect("chat:home")
