@@ -74,7 +74,8 @@ class Command(BaseCommand):
         parser.add_argument("--mix", action="store_true", help="run the capacity test too")
         parser.add_argument("--mix-only", action="store_true", help="only the capacity test")
         parser.add_argument("--mix-steps", default="250,500,1000,1500,2000,2500,3000")
-        parser.add_argument("--mix-seconds", type=float, default=30.0)
+        parser.add_argument("--mix-seconds", type=float, default=30.0, help="measured, a step")
+        parser.add_argument("--mix-warmup", type=float, default=10.0, help="unmeasured, a step")
         parser.add_argument("--mix-accounts", type=int, default=200)
         parser.add_argument("--seed-into", default="", help="(internal)")
         parser.add_argument("--in-process-into", default="", help="(internal)")
@@ -352,7 +353,7 @@ class Command(BaseCommand):
                 port,
                 seeded["mix"],
                 _ints(options["mix_steps"]),
-                warmup=10.0,
+                warmup=options["mix_warmup"],
                 seconds=options["mix_seconds"],
                 server=ProcessTree(proc.pid),
                 report=report,
