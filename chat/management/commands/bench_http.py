@@ -365,3 +365,10 @@ class Command(BaseCommand):
             f"  held: {max(held) if held else 0} athletes"
             + (f"; broke at {steps[-1].athletes}" if steps and steps[-1].broken else "")
         )
+        if steps:  # what the CPU alone allows, whatever else the machine is running
+            per = statistics.median(s.cpu_ms_per_athlete_second for s in steps)
+            cores = os.cpu_count() or 1
+            self.stdout.write(
+                f"  CPU: {per:.2f} ms per athlete-second (median of the steps): {cores} cores "
+                f"busy with this server alone would hold ≈ {cores * 1000 / per:.0f} athletes"
+            )
