@@ -1,8 +1,13 @@
-"""gunicorn's configuration for ``bin/serve``: uvicorn workers running ``config.asgi``.
+"""gunicorn's configuration for ``bin/serve`` (and ``bin/run``'s web server): uvicorn workers, with
+its fast parser and loop (httptools, uvloop: ``auto`` picks them, both are dependencies), running
+``config.asgi``: async views (the reply streams) on the event loop, every other request through
+Django's WSGI handler on one of ``WEB_THREADS`` threads with a single hand-off (config.serving).
 
 Environment: ``HOST`` (127.0.0.1: this machine only; 0.0.0.0 or an address to serve others, which
-is refused while SECRET_KEY is the development key, config.listen), ``PORT`` (8000), ``WEB_CONCURRENCY`` (worker processes, default
-2 per core), ``GUNICORN_TIMEOUT`` (60 s), ``ACCESS_LOG`` (1: one line a request; 0: none),
+is refused while SECRET_KEY is the development key, config.listen), ``PORT`` (8000),
+``WEB_CONCURRENCY`` (worker processes, default 2 per core), ``WEB_THREADS`` (threads a process
+runs plain requests on, 8; config.asgi), ``GUNICORN_TIMEOUT`` (60 s), ``ACCESS_LOG`` (1: one line
+a request; 0: none),
 ``FORWARDED_ALLOW_IPS`` (the proxies whose X-Forwarded-* headers are believed; 127.0.0.1),
 ``LOG_FORMAT`` (json or text, as for Django). Every log line is one record.
 """

@@ -226,12 +226,18 @@ def programs_from_environment() -> list[Program]:
     programs.append(
         Program(
             name="web server",
+            # What bin/serve runs (config/gunicorn.py, config.asgi): async views (the reply
+            # streams) on the event loop, the rest on threads; one process unless
+            # WEB_CONCURRENCY says otherwise.
             command=[
                 python,
-                "manage.py",
-                "runserver",
-                listen.bind_address(host, port),
-                "--noreload",
+                "-m",
+                "gunicorn",
+                "--config",
+                "python:config.gunicorn",
+                f"--bind={listen.bind_address(host, port)}",
+                f"--workers={os.environ.get('WEB_CONCURRENCY') or 1}",
+                "config.asgi:application",
             ],
             restart=False,
         )

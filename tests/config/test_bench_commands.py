@@ -35,7 +35,7 @@ def test_bench_concurrency_counts_every_reply_once_and_cleans_up():
 
 
 @pytest.mark.integration
-def test_bench_http_drives_every_endpoint_against_the_trivial_view_without_errors(tmp_path):
+def test_bench_http_compares_designs_against_in_process_and_runs_the_capacity_mix(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
     env["DJANGO_SETTINGS_MODULE"] = "config.settings.base"
     done = subprocess.run(
@@ -43,38 +43,49 @@ def test_bench_http_drives_every_endpoint_against_the_trivial_view_without_error
             sys.executable,
             "manage.py",
             "bench_http",
+            "--designs=split,asgi",
+            "--rounds=1",
             "--requests=12",
             "--writers=3",
             "--connections=2",
             "--web-concurrency=1",
+            "--mix",
+            "--mix-steps=4",
+            "--mix-seconds=3",
+            "--mix-warmup=1",
+            "--mix-accounts=2",
         ],
         cwd=ROOT,
         env={**env, "SPOTTER_VAR_DIR": str(tmp_path)},
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=600,
     )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
+    number = r"\s+([\d.]+)"
+    design = r" \|" + number * 4
     rows = {
         match.group(1).strip(): match.groups()[1:]
         for match in re.finditer(
-            r"^  (GET /healthz \(trivial\)|GET feed \(nothing new\)|GET /|GET thinking poll|"
-            r"POST message|POST Apply)\s+"
-            r"(\d+)\s+([\d.]+)\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+([\d.]+)"
-            r"\s+(\d+)$",
+            r"^  (trivial view|GET /|plan offer|feed|poll|post|Apply)" + number + design * 2 + "$",
             done.stdout,
             re.MULTILINE,
         )
     }
-    assert set(rows) == {
-        "GET /healthz (trivial)",
-        "GET feed (nothing new)",
-        "GET /",
-        "GET thinking poll",
-        "POST message",
-        "POST Apply",
-    }, done.stdout
-    assert rows["GET /healthz (trivial)"][2] == "1.00"
-    assert rows["POST Apply"][0] == "3" and rows["GET /"][0] == "12"
-    assert rows["GET /healthz (trivial)"][0] == "60"  # 12 around each of the five others
-    assert all(errors == "0" for *_, errors in rows.values()), done.stdout
+    # Every endpoint, measured in-process and served by both designs, without an error (an error
+    # adds "(n errors)" to its row, which the pattern refuses).
+    assert set(rows) == {"trivial view", "GET /", "plan offer", "feed", "poll", "post", "Apply"}, (
+        done.stdout
+    )
+    assert all(float(value) > 0 for value in rows["Apply"]), done.stdout
+    assert re.search(
+        r"lowest efficiency: split [\d.]+, asgi [\d.]+; the client's own CPU", done.stdout
+    )
+    # The capacity mix on each design: a step of 4 athletes, its CPU per athlete-second.
+    steps = re.findall(
+        r"^\s+4\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+(\d+)\s+\d+\s+\d+\s+([\d.]+)",
+        done.stdout,
+        re.MULTILINE,
+    )
+    assert len(steps) == 2 and all(errors == "0" for errors, _ in steps), done.stdout
+    assert len(re.findall(r"^  held: \d+ athletes", done.stdout, re.MULTILINE)) == 2

@@ -80,9 +80,10 @@ def test_the_supervisors_web_server_listens_on_host_default_loopback(monkeypatch
     monkeypatch.delenv("HOST", raising=False)
     web = programs_from_environment()[-1]
     assert web.name == "web server"
-    assert web.command[-2:] == ["127.0.0.1:8123", "--noreload"]
+    assert "--bind=127.0.0.1:8123" in web.command
+    assert web.command[-1] == "config.asgi:application"  # what bin/serve runs
     monkeypatch.setenv("HOST", "0.0.0.0")
-    assert programs_from_environment()[-1].command[-2] == "0.0.0.0:8123"
+    assert "--bind=0.0.0.0:8123" in programs_from_environment()[-1].command
 
 
 def test_gunicorns_bind_defaults_to_loopback():

@@ -41,7 +41,7 @@ def _logged_in(user) -> dict[str, str]:
     return {"sessionid": store.session_key, "csrftoken": get_random_string(32)}
 
 
-def seed(*, writers: int) -> dict:
+def seed(*, writers: int, athletes: int = 0) -> dict:
     users = get_user_model().objects
     today = timezone.localdate()
     monday = today - datetime.timedelta(days=today.weekday())
@@ -71,7 +71,18 @@ def seed(*, writers: int) -> dict:
                 "cookies": _logged_in(athlete),
             }
         )
+    # The capacity mix's athletes: a program and a conversation each, nothing pending.
+    mix = []
+    for index in range(athletes):
+        athlete = users.create(username=f"bench-mix-{index}")
+        plan().bulk(athlete=athlete, weeks=4, sessions=3, exercises=5, start_date=monday)
+        chat = conversation_for_athlete(athlete=athlete)
+        with _queued_not_run():  # a reply that stays pending: the stream each post opens
+            _, waiting = message_send(conversation=chat, text="Are you there?")
+        mix.append({"conversation": chat.pk, "reply": waiting.pk, "cookies": _logged_in(athlete)})
     return {
+        "mix": mix,
+        "cookies": _logged_in(main),
         "username": main.username,
         "password": password,
         "pending_message": pending.pk,

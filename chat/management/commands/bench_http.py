@@ -1,38 +1,28 @@
-"""Requests per second of the production server, page by page, against a trivial view.
+"""What serving costs: each endpoint's CPU served against the same request in-process, and capacity.
 
-    manage.py bench_http                       # a throwaway SQLite database
+    manage.py bench_http                          # a throwaway SQLite database
     manage.py bench_http --database-url postgres://postgres@127.0.0.1:5432/postgres
+    manage.py bench_http --designs split,asgi --mix   # + how many active athletes a box holds
 
-Starts ``gunicorn`` exactly as ``bin/serve`` does (uvicorn workers, ``config.asgi``,
-``config.settings.production``) on a free loopback port, against a throwaway database (a SQLite
-file in a temporary folder, or a fresh database on the PostgreSQL server named by
-``--database-url``, dropped afterwards) and a private embedded Redis (no worker runs: queued turns
-just wait). It seeds a demo athlete (an 8-week program and a conversation with a pending reply),
-logs in through the login form, and ``--writers`` more athletes, each with a pending batch of
-changes (proposed by the offline coach). Then, with ``--connections`` concurrent keep-alive
-connections, it drives each endpoint for ``--requests`` requests (posting and Apply: one per
-writer athlete, each request a fresh message or batch) and prints requests per second, p50 and
-p99, and the ratio to ``GET /healthz``.
+Each serving design (``_bench_http_servers``: ``split`` is what ``bin/serve`` runs) is started
+with production settings and ``bin/serve``'s worker count on a free loopback port, against a
+throwaway database (a SQLite file, or a fresh database on ``--database-url``'s PostgreSQL server,
+dropped afterwards) and a private embedded Redis (no Celery worker: queued turns wait). Every
+endpoint is driven over ``--connections`` keep-alive connections by a raw asyncio client whose own
+CPU a request is printed (it must stay far below the server's). The designs are interleaved,
+``--rounds`` times, in a different order each round.
 
-**The baseline.** ``GET /healthz`` is the trivial view: a plain Django view behind the same
-middleware stack as every page (security, whitenoise, sessions, common, CSRF, auth, messages,
-clickjacking, htmx) that reads no session, no user and no table. It stays the baseline, as the
-issue defines it ("a bare Django view"): a logged-in trivial view would hide the session and user
-reads every page pays, and they are part of what a page costs. This machine is shared, so the
-load around a run changes from one second to the next: each endpoint is measured between two
-half-runs of the trivial view (the same number of requests in all), and its ratio is to those
-two, not to a figure taken a minute earlier. ``server ms`` is the CPU time the gunicorn workers
-spent per request (user + system, from ``/proc``), which the machine's other load hardly moves:
-read it beside the ratios.
-
-Apply sends ``program_version`` as the page does (the card includes ``#program-version``); the
-program changes, so the panel is sent anyway.
+**The figures.** ``served`` is the CPU time (user + system, from ``/proc``) of the server's
+processes a request; the machine's other load hardly moves it, unlike requests per second.
+``in-process`` is the same request (same database, same settings, same session) through Django's
+WSGI handler called directly in one process: the view and the middleware, nothing of a server.
+``efficiency`` = in-process ÷ served (1.0: serving adds nothing). Medians over the rounds.
+``--mix`` then runs the capacity test (``_bench_http_mix``) on each design.
 """
 
 from __future__ import annotations
 
 import json
-import logging
 import os
 import secrets
 import socket
@@ -40,22 +30,22 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import uuid
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-import httpx
 import psycopg
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from config import embedded_redis
 
-from ._bench_http_figures import Figures, Workers, combined
+from ._bench_http_client import Request, quantile, run_batch
+from ._bench_http_mix import P99_GOAL_MS, REPLY_SECONDS, capacity
+from ._bench_http_plans import ENDPOINTS, POSTS, in_process, requests_for
 from ._bench_http_seed import seed
+from ._bench_http_servers import CANDIDATES, ProcessTree, command
 
 
 def _free_port() -> int:
@@ -64,23 +54,44 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
+def _ints(text: str) -> list[int]:
+    return [int(part) for part in text.split(",") if part.strip()]
+
+
 class Command(BaseCommand):
-    help = "Requests per second of each chat endpoint under gunicorn, and the ratio to /healthz."
+    help = "Served CPU per request against in-process, per endpoint and design; capacity (--mix)."
 
     def add_arguments(self, parser) -> None:
+        parser.add_argument("--designs", default="split,asgi,gthread,granian")
+        parser.add_argument("--rounds", type=int, default=3)
         parser.add_argument("--connections", type=int, default=8)
-        parser.add_argument("--requests", type=int, default=400, help="per read endpoint")
-        parser.add_argument("--writers", type=int, default=120, help="posts and applies each")
-        parser.add_argument("--web-concurrency", type=int, default=2, help="gunicorn workers")
-        parser.add_argument("--database-url", default="", help="a PostgreSQL server to use")
+        parser.add_argument("--requests", type=int, default=300, help="per read endpoint")
+        parser.add_argument("--writers", type=int, default=40, help="posts and applies each")
         parser.add_argument(
-            "--seed-into", default="", help="(internal) seed, then write the ids here"
+            "--web-concurrency", type=int, default=2 * (os.cpu_count() or 1), help="workers"
         )
+        parser.add_argument("--database-url", default="", help="a PostgreSQL server to use")
+        parser.add_argument("--mix", action="store_true", help="run the capacity test too")
+        parser.add_argument("--mix-only", action="store_true", help="only the capacity test")
+        parser.add_argument("--mix-steps", default="250,500,1000,1500,2000,2500,3000")
+        parser.add_argument("--mix-seconds", type=float, default=30.0, help="measured, a step")
+        parser.add_argument("--mix-warmup", type=float, default=10.0, help="unmeasured, a step")
+        parser.add_argument("--mix-accounts", type=int, default=200)
+        parser.add_argument("--seed-into", default="", help="(internal)")
+        parser.add_argument("--in-process-into", default="", help="(internal)")
 
     def handle(self, *args: Any, **options: Any) -> None:
+        designs = [d for d in options["designs"].split(",") if d]
         if options["seed_into"]:  # the seeding half, run in the throwaway environment
-            Path(options["seed_into"]).write_text(json.dumps(seed(writers=options["writers"])))
+            data = seed(writers=options["writers"], athletes=options["mix_accounts"])
+            Path(options["seed_into"]).write_text(json.dumps(data))
             return
+        if options["in_process_into"]:
+            self._in_process(Path(options["in_process_into"]), options)
+            return
+        unknown = sorted(set(designs) - set(CANDIDATES))
+        if unknown or not designs:
+            raise CommandError(f"unknown designs {unknown}; choose from {sorted(CANDIDATES)}")
         if not 1 <= options["connections"] <= 64 or options["requests"] < 10:
             raise CommandError("--connections must be 1..64 and --requests at least 10")
         with tempfile.TemporaryDirectory(prefix="spotter-bench-http-") as tmp:
@@ -89,7 +100,7 @@ class Command(BaseCommand):
             db_url, drop = self._database(options["database_url"], var_dir)
             try:
                 env = self._environment(var_dir, db_url)
-                self._run(env, var_dir, options)
+                self._run(env, var_dir, designs, options)
             finally:
                 redis.terminate()
                 redis.wait(timeout=10)
@@ -128,28 +139,88 @@ class Command(BaseCommand):
             "ACCESS_LOG": "0",
             "LOG_LEVEL": "WARNING",
             "PYTHONUNBUFFERED": "1",
+            # The mix's athletes share accounts: one account's limits would refuse them.
+            "CHAT_RATE_LIMIT_PER_MINUTE": "1000000",
+            "CHAT_STREAMS_PER_ACCOUNT": "1000000",
         }
 
-    def _run(self, env: dict[str, str], var_dir: Path, options: dict[str, Any]) -> None:
+    def _groups(self, designs: list[str], options: dict) -> int:
+        return 0 if options["mix_only"] else 1 + len(designs) * options["rounds"]
+
+    def _run(self, env: dict, var_dir: Path, designs: list[str], options: dict) -> None:
         manage = [sys.executable, "manage.py"]
         cwd = Path(settings.BASE_DIR)
         for step in (["migrate", "--noinput"], ["collectstatic", "--noinput"]):
             subprocess.run([*manage, *step, "-v", "0"], cwd=cwd, env=env, check=True)
         seeded_file = var_dir / "seeded.json"
+        groups = self._groups(designs, options)
+        accounts = options["mix_accounts"] if (options["mix"] or options["mix_only"]) else 0
+        started = time.monotonic()
         subprocess.run(
             [
                 *manage,
                 "bench_http",
-                "--writers",
-                str(options["writers"]),
-                "--seed-into",
-                str(seeded_file),
+                f"--writers={groups * options['writers']}",
+                f"--mix-accounts={accounts}",
+                f"--seed-into={seeded_file}",
             ],
             cwd=cwd,
             env={**env, "CELERY_TASK_ALWAYS_EAGER": "1"},
             check=True,
         )
         seeded = json.loads(seeded_file.read_text())
+        self.stdout.write(f"seeded in {time.monotonic() - started:.0f} s")
+        vendor = "postgresql" if env["DATABASE_URL"].startswith("postgres") else "sqlite"
+        if not options["mix_only"]:
+            floor = self._measure_in_process(env, seeded, var_dir, options)
+            served = self._endpoints(env, var_dir, seeded, designs, options)
+            self._table(vendor, designs, floor, served, options)
+        if options["mix"] or options["mix_only"]:
+            for design in designs:
+                self._capacity(env, var_dir, seeded, design, vendor, options)
+
+    def _writers(self, seeded: dict, group: int, options: dict) -> list[dict]:
+        size = options["writers"]
+        return seeded["writers"][group * size : (group + 1) * size]
+
+    def _plans(self, seeded: dict, group: int, options: dict) -> dict[str, list[Request]]:
+        writers = self._writers(seeded, group, options)
+        # The lightest endpoints get more requests: /proc counts CPU in ticks of 10 ms.
+        more = {"trivial view": 5, "feed": 2, "poll": 2}
+        return {
+            name: requests_for(
+                name, seeded, count=options["requests"] * more.get(name, 1), writers=writers
+            )
+            for name in ENDPOINTS
+        }
+
+    def _measure_in_process(self, env, seeded, var_dir: Path, options) -> dict[str, float]:
+        out = var_dir / "in_process.json"
+        (var_dir / "seeded-in.json").write_text(json.dumps(seeded))
+        subprocess.run(
+            [
+                sys.executable,
+                "manage.py",
+                "bench_http",
+                f"--in-process-into={out}",
+                f"--requests={options['requests']}",
+                f"--writers={options['writers']}",
+                f"--rounds={options['rounds']}",
+            ],
+            cwd=Path(settings.BASE_DIR),
+            env={**env, "SPOTTER_BENCH_SEEDED": str(var_dir / "seeded-in.json")},
+            check=True,
+        )
+        return json.loads(out.read_text())
+
+    def _in_process(self, out: Path, options: dict) -> None:
+        seeded = json.loads(Path(os.environ["SPOTTER_BENCH_SEEDED"]).read_text())
+        figures = in_process(self._plans(seeded, 0, options), rounds=options["rounds"])
+        out.write_text(json.dumps(figures))
+
+    # --- served -----------------------------------------------------------------------------
+
+    def _start(self, design: str, env: dict, var_dir: Path, options: dict):
         port = _free_port()
         server_env = {
             **env,
@@ -157,186 +228,147 @@ class Command(BaseCommand):
             "HOST": "127.0.0.1",
             "WEB_CONCURRENCY": str(options["web_concurrency"]),
         }
-        log = (var_dir / "gunicorn.log").open("wb")
-        server = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "gunicorn",
-                "--config",
-                "python:config.gunicorn",
-                "config.asgi:application",
-            ],
-            cwd=cwd,
-            env=server_env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
+        log = (var_dir / f"{design}.log").open("ab")
+        cmd = command(design, port=port, workers=options["web_concurrency"])
+        proc = subprocess.Popen(
+            cmd, cwd=settings.BASE_DIR, env=server_env, stdout=log, stderr=subprocess.STDOUT
         )
-        try:
-            base = f"http://127.0.0.1:{port}"
-            self._wait_up(base, server, var_dir)
-            self._drive(base, seeded, options, env, Workers(server.pid))
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
-            log.close()
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline and proc.poll() is None:
+            results, _, _ = run_batch(port, [Request("GET", "/healthz")], 1)
+            if results.statuses.get(200):
+                # Every worker up: a burst wide enough to reach each of them.
+                run_batch(port, [Request("GET", "/healthz")] * 200, 16)
+                return proc, port, log
+            time.sleep(0.2)
+        proc.kill()
+        raise CommandError(
+            f"{design} did not come up:\n" + (var_dir / f"{design}.log").read_text()[-3000:]
+        )
 
     @staticmethod
-    def _wait_up(base: str, server: subprocess.Popen, var_dir: Path) -> None:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if server.poll() is not None:
-                break
-            try:
-                if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        raise CommandError(
-            "gunicorn did not come up:\n" + (var_dir / "gunicorn.log").read_text()[-3000:]
-        )
+    def _stop(proc, log) -> None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
 
-    # --- load -----------------------------------------------------------------------------
+    def _endpoints(self, env, var_dir, seeded, designs, options) -> dict:
+        """{design: {endpoint: [(served ms, p50, p99, errors, client ms), ...per round]}}"""
+        served: dict = {d: {e: [] for e in ENDPOINTS} for d in designs}
+        group = 1
+        for round_no in range(options["rounds"]):
+            order = designs[round_no % len(designs) :] + designs[: round_no % len(designs)]
+            for design in order:
+                proc, port, log = self._start(design, env, var_dir, options)
+                tree = ProcessTree(proc.pid)
+                try:
+                    plans = self._plans(seeded, group, options)
+                    group += 1
+                    for name in ENDPOINTS:  # warm each endpoint's templates and connections
+                        if name not in POSTS:
+                            run_batch(port, plans[name][:40], options["connections"])
+                    for name in ENDPOINTS:
+                        cpu = tree.cpu_seconds()
+                        results, _, client = run_batch(port, plans[name], options["connections"])
+                        cpu = tree.cpu_seconds() - cpu
+                        count = max(1, len(results.latencies))
+                        served[design][name].append(
+                            (
+                                cpu * 1000 / count,
+                                quantile(results.latencies or [0], 0.5),
+                                quantile(results.latencies or [0], 0.99),
+                                results.errors,
+                                client * 1000 / count,
+                            )
+                        )
+                finally:
+                    self._stop(proc, log)
+                self.stdout.write(f"  round {round_no + 1}: {design} done")
+        return served
 
-    def _login(self, base: str, username: str, password: str) -> dict[str, str]:
-        """The login form, as a browser submits it; returns the cookies it set."""
-        with httpx.Client(base_url=base, timeout=60) as client:  # password hashing is slow
-            page = client.get("/accounts/login/")
-            csrf = page.cookies["csrftoken"]
-            token = page.text.split('name="csrfmiddlewaretoken" value="', 1)[1].split('"', 1)[0]
-            done = client.post(
-                "/accounts/login/",
-                data={"username": username, "password": password, "csrfmiddlewaretoken": token},
-                headers={"Cookie": f"csrftoken={csrf}"},
-            )
-            if done.status_code != 302 or "sessionid" not in done.cookies:
-                raise CommandError(f"login failed: HTTP {done.status_code}")
-            return {"sessionid": done.cookies["sessionid"], "csrftoken": csrf}
-
-    def _drive(self, base: str, seeded: dict, options: dict, env: dict, workers: Workers) -> None:
-        logging.getLogger("httpx").setLevel(logging.WARNING)  # not a line a request
-        main = self._login(base, seeded["username"], seeded["password"])
-        n = options["requests"]
-        htmx = {"HX-Request": "true"}
-
-        def as_user(cookies: dict[str, str]) -> dict[str, str]:
-            cookie = "; ".join(f"{k}={v}" for k, v in cookies.items())
-            return {"Cookie": cookie, "X-CSRFToken": cookies["csrftoken"], **htmx}
-
-        writers = seeded["writers"]
-        poll = f"/messages/{seeded['pending_message']}/"
-        # What every open page asks every CHAT_FEED_SECONDS: the session, the user, one query and
-        # a 204. The lightest real signed-in request, so its row shows what any page starts from.
-        feed = f"/conversations/{seeded['conversation']}/feed/?after={seeded['pending_message']}"
-        plans: list[tuple[str, list[tuple[str, str, dict, dict]]]] = [
-            ("GET /healthz (trivial)", [("GET", "/healthz", {}, {})] * n),
-            ("GET feed (nothing new)", [("GET", feed, as_user(main), {})] * n),
-            ("GET /", [("GET", "/", {"Cookie": as_user(main)["Cookie"]}, {})] * n),
-            ("GET thinking poll", [("GET", poll, as_user(main), {})] * n),
-            (
-                "POST message",
-                [
-                    (
-                        "POST",
-                        f"/conversations/{w['conversation']}/messages/",
-                        as_user(w["cookies"]),
-                        {"text": "How should my squat feel this week?"},
-                    )
-                    for w in writers
-                ],
-            ),
-            (
-                "POST Apply",
-                [
-                    (
-                        "POST",
-                        f"/batches/{w['batch']}/apply/",
-                        as_user(w["cookies"]),
-                        {"revision": str(w["revision"]), "program_version": str(w["version"])},
-                    )
-                    for w in writers
-                ],
-            ),
-        ]
-        answer = httpx.get(f"{base}{feed}", headers=as_user(main), timeout=60)
-        if answer.status_code != 204:  # the row is meant to measure "nothing new"
-            raise CommandError(f"the feed answered {answer.status_code}, not 204")
-        trivial_name, trivial = plans[0]
-        self._load(base, trivial[:50] + plans[1][1][:30], options, workers)  # warm
-        rows = []
-        for name, requests in plans[1:]:
-            # The trivial view just before and just after: the same machine load around both.
-            half = len(trivial) // 2
-            before = self._load(base, trivial[:half], options, workers)
-            measured = self._load(base, requests, options, workers)
-            after = self._load(base, trivial[half:], options, workers)
-            rows.append((name, measured, combined(before, after)))
-        self._table(trivial_name, rows, options, env)
-
-    def _load(self, base: str, requests: list, options: dict, workers: Workers) -> Figures:
-        """Send ``requests`` over ``--connections`` keep-alive connections; rate, latency and the
-        workers' CPU time."""
-        local = threading.local()
-        clients: list[httpx.Client] = []
-        lock = threading.Lock()
-
-        def client() -> httpx.Client:
-            if not hasattr(local, "client"):
-                local.client = httpx.Client(base_url=base, timeout=60)
-                with lock:
-                    clients.append(local.client)
-            return local.client
-
-        def one(request: tuple[str, str, dict, dict]) -> tuple[float, int]:
-            method, path, headers, data = request
-            started = time.perf_counter()
-            response = client().request(method, path, headers=headers, data=data or None)
-            return time.perf_counter() - started, response.status_code
-
-        cpu = workers.cpu_seconds()
-        started = time.perf_counter()
-        with ThreadPoolExecutor(max_workers=options["connections"]) as pool:
-            results = list(pool.map(one, requests))
-        elapsed = time.perf_counter() - started
-        cpu = workers.cpu_seconds() - cpu
-        for each in clients:
-            each.close()
-        return Figures(
-            elapsed=elapsed,
-            latencies=[r[0] * 1000 for r in results],
-            errors=sum(1 for r in results if r[1] >= 400),
-            cpu=cpu,
-        )
-
-    def _table(self, trivial_name: str, rows: list, options: dict, env: dict) -> None:
-        vendor = "postgresql" if env["DATABASE_URL"].startswith("postgres") else "sqlite"
+    def _table(self, vendor, designs, floor, served, options) -> None:
+        w = options["web_concurrency"]
         self.stdout.write(
-            f"gunicorn + uvicorn workers × {options['web_concurrency']}, "
-            f"{options['connections']} connections, {vendor}, production settings"
+            f"\n{vendor}, {w} workers, {options['connections']} connections, "
+            f"{options['rounds']} rounds (medians); ms = CPU a request; eff = in-process ÷ served"
+        )
+        head = f"  {'endpoint':<13} {'in-process':>10}"
+        for design in designs:
+            head += f" | {design:>12} {'eff':>4} {'p50':>5} {'p99':>6}"
+        self.stdout.write(head)
+        client_ms, lowest = [], {d: 9.9 for d in designs}
+        for name in ENDPOINTS:
+            line = f"  {name:<13} {floor[name]:>10.2f}"
+            for design in designs:
+                rows = served[design][name]
+                ms = statistics.median(r[0] for r in rows)
+                eff = floor[name] / ms if ms else 0.0
+                lowest[design] = min(lowest[design], eff)
+                errors = sum(r[3] for r in rows)
+                client_ms += [r[4] for r in rows]
+                line += (
+                    f" | {ms:>12.2f} {eff:>4.2f} {statistics.median(r[1] for r in rows):>5.1f} "
+                    f"{statistics.median(r[2] for r in rows):>6.1f}"
+                ) + (f" ({errors} errors)" if errors else "")
+            self.stdout.write(line)
+        self.stdout.write(
+            "  lowest efficiency: "
+            + ", ".join(f"{d} {lowest[d]:.2f}" for d in designs)
+            + f"; the client's own CPU: median {statistics.median(client_ms):.3f} ms a request"
+        )
+
+    # --- capacity ---------------------------------------------------------------------------
+
+    def _capacity(self, env, var_dir, seeded, design, vendor, options) -> None:
+        if not seeded["mix"]:
+            raise CommandError("no mix accounts were seeded (--mix-accounts)")
+        self.stdout.write(
+            f"\ncapacity: {design}, {vendor}, {options['web_concurrency']} workers; per athlete "
+            f"a minute: 3 pages + plan offer, 2 posts + a {REPLY_SECONDS:.0f} s stream, 3 feeds; "
+            f"goal p99 ≤ {P99_GOAL_MS:.0f} ms"
         )
         self.stdout.write(
-            f"  {'endpoint':<22} {'requests':>8} {'req/s':>7} {'p50 ms':>7} {'p99 ms':>7} "
-            f"{'server ms':>9} {'trivial req/s':>13} {'trivial server ms':>17} "
-            f"{'× trivial':>9} {'errors':>6}"
+            f"  {'athletes':>8} {'req/s':>7} {'p50 ms':>7} {'p99 ms':>7} {'errors':>6} "
+            f"{'streams':>7} {'server CPU %':>12} {'CPU ms/athlete-s':>16} {'client ms/req':>13}"
         )
-        everything = rows[0][2]
-        for _, _, trivial in rows[1:]:
-            everything = combined(everything, trivial)
-        ratios = []
-        for name, measured, trivial in [(trivial_name, everything, everything), *rows]:
-            ratio = measured.rate / trivial.rate
-            if measured is not trivial:
-                ratios.append(ratio)
+        proc, port, log = self._start(design, env, var_dir, options)
+
+        def report(step) -> None:
             self.stdout.write(
-                f"  {name:<22} {measured.count:>8} {measured.rate:>7.1f} {measured.p50:>7.1f} "
-                f"{measured.p99:>7.1f} {measured.cpu_ms:>9.2f} {trivial.rate:>13.1f} "
-                f"{trivial.cpu_ms:>17.2f} {ratio:>9.2f} {measured.errors:>6}"
+                f"  {step.athletes:>8} {step.rate:>7.1f} {step.p50:>7.1f} {step.p99:>7.1f} "
+                f"{step.errors:>6} {step.streams:>7} "
+                f"{step.server_cpu * 100 / step.seconds:>12.0f} "
+                f"{step.cpu_ms_per_athlete_second:>16.3f} "
+                f"{step.client_cpu * 1000 / max(1, step.requests):>13.3f}"
+                + (f"  ({step.failed})" if step.failed else "")
+                + ("  ← breaks" if step.broken else "")
             )
+
+        try:
+            steps = capacity(
+                port,
+                seeded["mix"],
+                _ints(options["mix_steps"]),
+                warmup=options["mix_warmup"],
+                seconds=options["mix_seconds"],
+                server=ProcessTree(proc.pid),
+                report=report,
+            )
+        finally:
+            self._stop(proc, log)
+        held = [s.athletes for s in steps if not s.broken]
         self.stdout.write(
-            f"  (the trivial view: {options['requests']} requests around each endpoint, half "
-            f"before, half after; its row is all of them; server ms = the workers' CPU time a "
-            f"request)"
+            f"  held: {max(held) if held else 0} athletes"
+            + (f"; broke at {steps[-1].athletes}" if steps and steps[-1].broken else "")
         )
-        self.stdout.write(
-            f"  lowest ratio {min(ratios):.2f}, median {statistics.median(ratios):.2f}"
-        )
+        if steps:  # what the CPU alone allows, whatever else the machine is running
+            per = statistics.median(s.cpu_ms_per_athlete_second for s in steps)
+            cores = os.cpu_count() or 1
+            self.stdout.write(
+                f"  CPU: {per:.2f} ms per athlete-second (median of the steps): {cores} cores "
+                f"busy with this server alone would hold ≈ {cores * 1000 / per:.0f} athletes"
+            )

@@ -1,0 +1,197 @@
+"""config.serving: async views go to the ASGI handler, every other request to the WSGI handler in a
+thread with one hand-off, body and headers intact, streaming responses block by block."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import pytest
+
+from config import serving
+from config.asgi import application
+
+
+def _scope(path: str, *, method: str = "GET", headers=(), query: bytes = b"") -> dict:
+    return {
+        "type": "http",
+        "method": method,
+        "path": path,
+        "root_path": "",
+        "query_string": query,
+        "headers": list(headers),
+        "http_version": "1.1",
+        "scheme": "http",
+        "server": ("127.0.0.1", 8000),
+        "client": ("127.0.0.1", 50000),
+    }
+
+
+def _call(app, scope: dict, bodies=(b"",), *, disconnect_after_sends: int | None = None):
+    """Run one request through ``app``; the messages it sent."""
+    sent: list[dict] = []
+    incoming = [
+        {"type": "http.request", "body": body, "more_body": i < len(bodies) - 1}
+        for i, body in enumerate(bodies)
+    ]
+
+    async def receive():
+        if incoming:
+            return incoming.pop(0)
+        if disconnect_after_sends is not None:
+            while len(sent) < disconnect_after_sends:
+                await asyncio.sleep(0.001)
+            return {"type": "http.disconnect"}
+        await asyncio.Event().wait()  # never: the client stays
+
+    async def send(message):
+        sent.append(message)
+
+    asyncio.run(app(scope, receive, send))
+    return sent
+
+
+def _body(sent: list[dict]) -> bytes:
+    return b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+
+
+class Recorder:
+    """A WSGI application that notes what it was given."""
+
+    def __init__(self, chunks=(b"ok",), headers=(("Content-Type", "text/plain"),)) -> None:
+        self.chunks, self.headers = list(chunks), list(headers)
+        self.seen: list[dict] = []
+
+    def __call__(self, environ, start_response):
+        self.seen.append(
+            {
+                **environ,
+                "body": environ["wsgi.input"].read(),
+                "thread": threading.get_ident(),
+            }
+        )
+        start_response("201 Created", self.headers)
+        return self.chunks
+
+
+def test_the_urlconf_decides_an_async_view_goes_to_the_loop():
+    assert serving.is_async_path("/messages/7/stream/")  # chat.views.stream: async def
+    assert not serving.is_async_path("/healthz")
+    assert not serving.is_async_path("/messages/7/")  # the poll: a plain view
+    assert not serving.is_async_path("/no/such/page/")  # Django's 404, from the WSGI side
+
+
+def test_split_sends_sync_views_to_wsgi_and_async_views_to_asgi():
+    asgi_paths = []
+
+    async def asgi_app(scope, receive, send):
+        asgi_paths.append(scope["path"])
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"asgi"})
+
+    wsgi = Recorder(chunks=[b"wsgi"])
+    app = serving.Split(asgi_app, wsgi, threads=2)
+
+    assert _body(_call(app, _scope("/messages/7/stream/"))) == b"asgi"
+    assert _body(_call(app, _scope("/healthz"))) == b"wsgi"
+    assert asgi_paths == ["/messages/7/stream/"]
+    assert [seen["PATH_INFO"] for seen in wsgi.seen] == ["/healthz"]
+
+
+def test_the_wsgi_side_gets_the_body_headers_and_query_and_answers_with_them():
+    wsgi = Recorder(
+        chunks=[b"a", b"b"],
+        headers=[("Content-Type", "text/html"), ("Set-Cookie", " a=1"), ("Set-Cookie", " b=2")],
+    )
+    sent = _call(
+        serving.OneHandOff(wsgi, threads=1),
+        _scope(
+            "/conversations/1/messages/",
+            method="POST",
+            headers=[
+                (b"content-type", b"application/x-www-form-urlencoded"),
+                (b"cookie", b"sessionid=x"),
+                (b"x-csrftoken", b"t"),
+            ],
+            query=b"week=2",
+        ),
+        bodies=(b"text=hel", b"lo", b""),
+    )
+    environ = wsgi.seen[0]
+    assert environ["body"] == b"text=hello" and environ["CONTENT_LENGTH"] == "10"
+    assert environ["CONTENT_TYPE"] == "application/x-www-form-urlencoded"
+    assert environ["HTTP_COOKIE"] == "sessionid=x" and environ["HTTP_X_CSRFTOKEN"] == "t"
+    assert environ["QUERY_STRING"] == "week=2" and environ["REQUEST_METHOD"] == "POST"
+    start = sent[0]
+    assert start["status"] == 201
+    # Django writes each cookie with a leading space; strict servers (h11) refuse that.
+    assert start["headers"] == [
+        (b"content-type", b"text/html"),
+        (b"set-cookie", b"a=1"),
+        (b"set-cookie", b"b=2"),
+    ]
+    assert _body(sent) == b"ab" and len(sent) == 2  # the whole body in one message
+
+
+def test_a_body_larger_than_the_spool_threshold_arrives_whole(monkeypatch):
+    monkeypatch.setattr(serving, "SPOOL_BYTES", 1000)
+    wsgi = Recorder()
+    parts = [bytes([65 + i]) * 700 for i in range(4)]
+    _call(serving.OneHandOff(wsgi, threads=1), _scope("/up/", method="POST"), bodies=parts)
+    assert wsgi.seen[0]["body"] == b"".join(parts) and wsgi.seen[0]["CONTENT_LENGTH"] == "2800"
+
+
+def test_requests_share_the_pools_threads_so_their_database_connections_last():
+    wsgi = Recorder()
+    app = serving.OneHandOff(wsgi, threads=1)
+    for _ in range(3):
+        _call(app, _scope("/healthz"))
+    assert len({seen["thread"] for seen in wsgi.seen}) == 1
+    assert wsgi.seen[0]["thread"] != threading.get_ident()  # not on the event loop's thread
+
+
+class Streaming:
+    """A WSGI app answering like Django's StreamingHttpResponse (``streaming`` is true)."""
+
+    def __init__(self, blocks) -> None:
+        self.blocks, self.closed, self.pulled = blocks, False, 0
+
+    def __call__(self, environ, start_response):
+        start_response("200 OK", [("Content-Type", "text/event-stream")])
+        return self
+
+    streaming = True
+
+    def __iter__(self):
+        for block in self.blocks:
+            self.pulled += 1
+            yield block
+
+    def close(self):
+        self.closed = True
+
+
+def test_a_streaming_response_is_written_block_by_block_and_closed():
+    stream = Streaming([b"one", b"two", b"three"])
+    sent = _call(serving.OneHandOff(stream, threads=1), _scope("/s/"))
+    bodies = [m for m in sent if m["type"] == "http.response.body"]
+    assert [m["body"] for m in bodies] == [b"one", b"two", b"three", b""]
+    assert [m.get("more_body", False) for m in bodies] == [True, True, True, False]
+    assert stream.closed
+
+
+def test_a_client_that_leaves_ends_a_streaming_response():
+    def endless():
+        while True:
+            yield b"tick"
+
+    stream = Streaming(endless())
+    _call(serving.OneHandOff(stream, threads=1), _scope("/s/"), disconnect_after_sends=3)
+    assert stream.closed
+    assert stream.pulled < 1000
+
+
+@pytest.mark.django_db
+def test_the_shipped_application_serves_a_plain_view_through_the_wsgi_side():
+    sent = _call(application, _scope("/healthz"))
+    assert sent[0]["status"] == 200 and _body(sent) == b"ok"
