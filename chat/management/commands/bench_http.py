@@ -365,8 +365,10 @@ class Command(BaseCommand):
             f"  held: {max(held) if held else 0} athletes"
             + (f"; broke at {steps[-1].athletes}" if steps and steps[-1].broken else "")
         )
-        if steps:  # what the CPU alone allows, whatever else the machine is running
-            per = statistics.median(s.cpu_ms_per_athlete_second for s in steps)
+        per = statistics.median(s.cpu_ms_per_athlete_second for s in steps) if steps else 0
+        if per <= 0:  # /proc counts in 10 ms ticks: a short step can read no CPU at all
+            self.stdout.write("  CPU: too little to read; run longer steps (--mix-seconds)")
+        else:  # what the CPU alone allows, whatever else the machine is running
             cores = os.cpu_count() or 1
             self.stdout.write(
                 f"  CPU: {per:.2f} ms per athlete-second (median of the steps): {cores} cores "
