@@ -8,14 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from coach.registry import get_tool
+from coach.preview_card import call_item, whatif_rows
 from coach.toolcalls import is_safe_id
-from coach.wording import athlete_words
 
 from .models import PendingToolBatch
 from .proposals import editable_fields
-
-_KINDS = {"add": "+ Add", "remove": "− Remove", "reorder": "↕ Move", "modify": "✎ Change"}
 
 
 def _field_label(path: str) -> str:
@@ -32,9 +29,7 @@ def card_items(batch: PendingToolBatch | None) -> list[dict[str, Any]]:
     items = []
     for call in batch.calls:
         call_id = call.get("id")
-        spec = get_tool(call.get("name", ""))
         result = results.get(call_id, {})
-        errors = [e.get("message", "") for e in result.get("errors", [])]
         items.append(
             {
                 "call_id": call_id,
@@ -42,14 +37,13 @@ def card_items(batch: PendingToolBatch | None) -> list[dict[str, Any]]:
                 # calls by ids of its own may hold a provider's id no URL can carry: that card
                 # still shows, with Apply and Cancel.
                 "linkable": is_safe_id(call_id),
-                "label": spec.label if spec is not None else "Change",
-                "details": [
-                    {**d, "kind_label": _KINDS.get(d.get("type"), "✎ Change")}
-                    for d in details
-                    if d.get("toolCallId") == call_id
-                ],
-                "ok": bool(result.get("success", True)),
-                "problem": athlete_words(" ".join(e for e in errors if e)),
+                **call_item(
+                    name=call.get("name", ""),
+                    call_id=call_id,
+                    details=details,
+                    ok=bool(result.get("success", True)),
+                    errors=[e.get("message", "") for e in result.get("errors", [])],
+                ),
                 "fields": [
                     {"path": path, "label": _field_label(path), "value": value}
                     for path, value in editable_fields(call.get("arguments") or {})
@@ -64,10 +58,4 @@ def card_whatif(batch: PendingToolBatch | None) -> list[dict[str, Any]]:
     (``coach.whatif``), with the change signed for people ("+2.1", "−3.4")."""
     if batch is None:
         return []
-    rows = (batch.preview or {}).get("whatif") or []
-    out = []
-    for row in rows:
-        change = row.get("change", 0)
-        sign = "+" if change > 0 else ("−" if change < 0 else "±")
-        out.append({**row, "change_text": f"{sign}{abs(change):.1f}"})
-    return out
+    return whatif_rows((batch.preview or {}).get("whatif") or [])

@@ -24,12 +24,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from coach import whatif as projection
-from coach.engine import BatchResult, apply_batch, preview_calls
+from coach.engine import apply_batch, preview_calls
 from coach.plan import plan
-from coach.registry import get_tool
+from coach.preview_card import batch_items, whatif_rows
 from coach.toolcalls import ToolCall
 from coach.tools.base import ToolContext
-from coach.wording import athlete_words
 from config.params import date_bounds
 from journal import services as journal
 from journal.models import ChangeSet
@@ -48,7 +47,6 @@ STRATEGY_WORDS = {
     "replace": "Replace: the session on that day is removed (undo brings it back)",
     "push": "Push: this session and every later one move by the same number of days",
 }
-_KINDS = {"add": "+ Add", "remove": "− Remove", "reorder": "↕ Move", "modify": "✎ Change"}
 
 
 class CalendarRequestError(ValueError):
@@ -168,29 +166,6 @@ def _taken_by(program: Any, drag: Drag) -> list[str]:
     return [where for pk, (_, where) in found.items() if pk != drag.session.pk]
 
 
-def _items(calls: list[ToolCall], batch: BatchResult) -> list[dict[str, Any]]:
-    """The card's items, as the chat's card and the editor's show them."""
-    results = {r.tool_call_id: r for r in batch.results}
-    details = batch.preview.get("details", [])
-    items = []
-    for call in calls:
-        spec, result = get_tool(call.name), results.get(call.id)
-        ok = result is None or result.success
-        items.append(
-            {
-                "label": spec.label if spec is not None else "Change",
-                "details": [
-                    {**d, "kind_label": _KINDS.get(d.get("type"), "✎ Change")}
-                    for d in details
-                    if d.get("toolCallId") == call.id
-                ],
-                "ok": ok,
-                "problem": "" if ok else athlete_words(" ".join(e.message for e in result.errors)),
-            }
-        )
-    return items
-
-
 def _stale(now: int) -> Result:
     return Result(
         stale=True,
@@ -223,13 +198,10 @@ def preview(*, athlete: Any, program: Any, user: Any, data: Any) -> Result:
     return Result(
         ok=batch.success,
         request=drag.as_fields(),
-        items=_items(calls, batch),
+        items=batch_items(calls, batch),
         summary=batch.preview.get("summary", ""),
         warnings=batch.preview.get("warnings", []),
-        whatif=[
-            {**row, "change_text": f"{row['change']:+.1f}".replace("-", "−")}
-            for row in batch.preview.get("whatif", [])
-        ],
+        whatif=whatif_rows(batch.preview.get("whatif", [])),
         key_dates=[f"{label} ({day.isoformat()})" for label, day in projection.key_dates(ctx)],
         version=now,
         message="" if batch.success else "This change can't be made; nothing will be saved.",
@@ -258,14 +230,14 @@ def apply(*, athlete: Any, program: Any, user: Any, data: Any) -> Result:
         return _stale(plan().version(program))
     if not batch.success:
         return Result(
-            items=_items(calls, batch),
+            items=batch_items(calls, batch),
             version=batch.program_version,
             message="This change can't be made; nothing was saved.",
         )
     return Result(
         ok=True,
         applied=True,
-        items=_items(calls, batch),
+        items=batch_items(calls, batch),
         summary=batch.preview.get("summary", ""),
         version=batch.program_version,
         change_set_id=batch.change_set_id,

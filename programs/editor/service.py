@@ -18,10 +18,9 @@ from typing import Any
 
 from coach import whatif as projection
 from coach.engine import BatchResult, apply_batch, preview_calls
-from coach.registry import get_tool
+from coach.preview_card import batch_items, whatif_rows
 from coach.tools.base import ToolContext
 from coach.vocabulary import plural
-from coach.wording import athlete_words
 from journal import services as journal
 
 from ..history import describe, revision_lines
@@ -32,8 +31,6 @@ from .tree import Problem, TreeError, parse, program_tree
 
 SOURCE = "editor"
 MAX_CHANGED_LINES = 8  # per revision, in the refusal of a stale save
-
-_KINDS = {"add": "+ Add", "remove": "− Remove", "reorder": "↕ Move", "modify": "✎ Change"}
 
 
 @dataclass
@@ -112,33 +109,13 @@ def _translate(program: Program, data: Any) -> tuple[Translation | None, list[Pr
 def call_items(translation: Translation, batch: BatchResult) -> tuple[list[dict], list[Problem]]:
     """The card's items (label, before → after details, whether it can be applied) and the
     failed calls' errors in words, attached to the rows they are about."""
-    results = {r.tool_call_id: r for r in batch.results}
-    details = batch.preview.get("details", [])
-    items, problems = [], []
-    for call in translation.calls:
-        spec = get_tool(call.name)
-        result = results.get(call.id)
-        words = athlete_words(" ".join(e.message for e in result.errors)) if result else ""
-        if result is not None and not result.success:
-            problems.append(Problem(translation.keys[call.id], "", words))
-        items.append(
-            {
-                "label": spec.label if spec is not None else "Change",
-                "details": [
-                    {**d, "kind_label": _KINDS.get(d.get("type"), "✎ Change")}
-                    for d in details
-                    if d.get("toolCallId") == call.id
-                ],
-                "ok": result is None or result.success,
-                "problem": words,
-                "key": translation.keys[call.id],
-            }
-        )
+    items = batch_items(translation.calls, batch)
+    problems = []
+    for call, item in zip(translation.calls, items, strict=True):
+        item["key"] = translation.keys[call.id]
+        if not item["ok"]:
+            problems.append(Problem(translation.keys[call.id], "", item["problem"]))
     return items, problems
-
-
-def whatif_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [{**row, "change_text": f"{row['change']:+.1f}".replace("-", "−")} for row in rows]
 
 
 def preview(*, program: Program, user: Any, data: Any) -> EditorResult:

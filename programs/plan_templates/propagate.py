@@ -20,9 +20,10 @@ from django.db import transaction
 from django.db.models import QuerySet
 
 from coach.engine import apply_batch, preview_calls
+from coach.preview_card import whatif_rows
 from coach.tools.base import ToolContext
 
-from ..editor.service import call_items, whatif_rows
+from ..editor.service import call_items
 from ..editor.translate import Translation, translate
 from ..editor.tree import Problem, Row, TreeError, program_trees
 from ..models import ProgramTemplate, RevisionVia, Session, TemplateAssignment, TemplateVersion
