@@ -149,9 +149,9 @@ def load(slots: Slots) -> list[Parsed] | Ask:
     chips name a few loads."""
     found = exercises_meant(slots, every_week="day" not in slots and "when" not in slots)
     if isinstance(found, Ask):
-        if slots.get("direction"):
+        if slots.get("direction") and not found.options:  # no exercise named at all
             return Ask("Which exercise should be heavier or lighter, and at what load?")
-        return found
+        return found  # e.g. "the rows" of a plan with two: which one, as chips
     if "bare_load" in slots:  # "bump squats to 140": pounds, kilos or reps? asked, never guessed
         n, text = slots.get("bare_load"), slots.text
         said = str(slots.words.get("bare_load") or n)

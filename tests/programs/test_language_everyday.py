@@ -172,3 +172,9 @@ def test_rows_said_of_a_plan_with_two_rows_asks_which_with_both_as_chips(built):
     assert result is not None and result.calls == [] and result.ask is not None
     assert "Barbell Row" in result.ask.question and "Dumbbell Row" in result.ask.question
     assert len(result.ask.options) == 2
+
+
+def test_lighter_on_rows_of_a_plan_with_two_rows_asks_which_row_not_a_generic_question(built):
+    result = say(built, "go lighter on the rows this week, 115 lbs")
+    assert result is not None and result.calls == [] and result.ask is not None
+    assert "Barbell Row" in result.ask.question and "Dumbbell Row" in result.ask.question
