@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -47,7 +48,10 @@ def _call(app, scope: dict, bodies=(b"",), *, disconnect_after_sends: int | None
     async def send(message):
         sent.append(message)
 
-    asyncio.run(app(scope, receive, send))
+    # A loop of its own in a thread of its own: the suite's Playwright (sync API) leaves its loop
+    # set as running in the main thread, where asyncio.run refuses to start another.
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        thread.submit(asyncio.run, app(scope, receive, send)).result()
     return sent
 
 
