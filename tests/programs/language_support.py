@@ -60,3 +60,16 @@ def calls(result: Understood | None) -> list[tuple[str, dict[str, Any]]]:
     assert result.ask is None, result.ask
     assert not result.problem, result.problem
     return [(c.name, c.arguments) for c in result.calls]
+
+
+def ex(week: int, session: int, number: int, **updates: Any) -> tuple[str, dict[str, Any]]:
+    """A ``modify_exercise`` call as ``calls`` lists it."""
+    return (
+        "modify_exercise",
+        {
+            "weekNumber": week,
+            "sessionNumber": session,
+            "exerciseNumber": number,
+            "updates": updates,
+        },
+    )

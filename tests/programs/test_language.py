@@ -10,7 +10,7 @@ from coach.tools.base import ToolContext
 from programs.tools.language import LANGUAGE
 from programs.tools.reads import GetWeekArgs, read_week
 
-from .language_support import build_world, calls, say
+from .language_support import build_world, calls, ex, say
 
 pytestmark = pytest.mark.django_db
 
@@ -18,18 +18,6 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def built(db):
     return build_world()
-
-
-def ex(week, session, number, **updates):
-    return (
-        "modify_exercise",
-        {
-            "weekNumber": week,
-            "sessionNumber": session,
-            "exerciseNumber": number,
-            "updates": updates,
-        },
-    )
 
 
 def test_a_swap_with_no_week_changes_the_exercise_from_this_week_on(built):

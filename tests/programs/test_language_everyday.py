@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from .language_support import build_world, calls, say
+from .language_support import build_world, calls, ex, say
 
 pytestmark = pytest.mark.django_db
 
@@ -14,18 +14,6 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def built(db):
     return build_world()
-
-
-def ex(week, session, number, **updates):
-    return (
-        "modify_exercise",
-        {
-            "weekNumber": week,
-            "sessionNumber": session,
-            "exerciseNumber": number,
-            "updates": updates,
-        },
-    )
 
 
 @pytest.mark.parametrize(
