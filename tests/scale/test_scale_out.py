@@ -189,6 +189,17 @@ def test_the_rate_limit_holds_across_web_processes(cluster, settings):
         conversation_id=athlete["conversation"], role=Message.Role.USER
     ).count()
     assert stored == limit
+    # The workers answer the accepted messages: wait for them, or the test's teardown truncates
+    # the tables while a worker writes (a deadlock on PostgreSQL under load).
+    replies = Message.objects.filter(
+        conversation_id=athlete["conversation"], role=Message.Role.ASSISTANT
+    )
+    wait_for(
+        lambda: not replies.exclude(status=Message.Status.COMPLETE).exists(),
+        120,
+        "the accepted messages answered",
+        log=cluster["workers"][0].log,
+    )
 
 
 def test_a_burst_of_100_athletes_x_5_messages_loses_and_duplicates_nothing_while_a_web_process_and_a_worker_die(
