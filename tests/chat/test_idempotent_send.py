@@ -191,9 +191,7 @@ def test_the_same_key_in_another_conversation_is_another_message(
     assert Message.objects.filter(role=Message.Role.USER, idempotency_key=key).count() == 2
 
 
-def test_another_athletes_conversation_is_404_and_its_keys_are_not_read(
-    client, conversation, runs
-):
+def test_another_athletes_conversation_is_404_and_its_keys_are_not_read(client, conversation, runs):
     key = uuid.uuid4()
     services.message_send(conversation=conversation, text="Mine", key=key)
     stranger = build_program(weeks=1, sessions=1, exercises=1).athlete
