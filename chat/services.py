@@ -24,16 +24,29 @@ cache: the messages are already there (one indexed query), every web process and
 same count without a shared cache to configure (Django's default cache is per process), and it
 can't drift from what was really sent. The conversation's row is updated first in the same
 transaction, which locks it, so two posts at the same moment are counted one after the other.
+
+**Idempotent sending.** The page sends each message it composes with a key (a UUID it makes, kept
+while it sends the same text again). A post whose answer was lost (a web process killed after it
+stored the message, a network that dropped) can be sent again: when the conversation already has
+a message sent with the key, the post gets that message and its reply as they are now; nothing is
+stored, no second reply is started and the re-send isn't counted against the rate limit. The key
+is unique per conversation in the database (``message_one_per_idempotency_key``), so two posts with
+one key at the same moment, on two web processes, still make one message: the second fails on the
+constraint, its transaction is rolled back and it answers with the first. A key sent again with
+another text is refused (``code="key_reused"``) and changes nothing. A post without a key is stored
+as before. A conversation is only reached through its owner's list, so no one can probe another
+athlete's keys.
 """
 
 from __future__ import annotations
 
 import datetime
+import uuid
 from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Case, F, Q, QuerySet, Subquery, Value, When
 from django.utils import timezone
 
@@ -48,6 +61,7 @@ TITLE_CHARS = 80
 RATE_WINDOW = datetime.timedelta(minutes=1)
 RATE_LIMITED = "rate_limited"
 READ_ONLY = "read_only"
+KEY_REUSED = "key_reused"
 FEED_LIMIT = 20  # unprompted messages a feed answer carries; the next asks for the rest
 
 
@@ -142,28 +156,72 @@ def _touch(conversation: Conversation, *, now: datetime.datetime, text: str) -> 
     return bool(updated)
 
 
-def message_send(*, conversation: Conversation, text: str) -> tuple[Message, Message]:
+def message_send(
+    *, conversation: Conversation, text: str, key: uuid.UUID | None = None
+) -> tuple[Message, Message | None]:
     """Save the athlete's message and a placeholder for the reply; queue the agent on commit.
 
     Raises ``ValidationError`` (nothing saved) unless the stripped text has 1 to 4000 characters,
     with ``code="read_only"`` in a conversation about an earlier program, or with
     ``code="rate_limited"`` and ``params["retry_after"]`` (seconds) when the athlete has sent
-    ``CHAT_RATE_LIMIT_PER_MINUTE`` messages in the last minute."""
+    ``CHAT_RATE_LIMIT_PER_MINUTE`` messages in the last minute.
+
+    ``key`` (see **Idempotent sending**): when the conversation already has the athlete's message
+    sent with it, that message and its reply as they are now are returned, nothing is written and
+    nothing is counted; with another text, ``ValidationError(code="key_reused")``. The reply is
+    None only for a keyed message whose reply is gone (replies are never deleted)."""
     text = _clean(text)
-    with transaction.atomic():
-        # First, so the row stays locked until commit: one athlete's posts are counted in turn.
-        now = timezone.now()
-        if not _touch(conversation, now=now, text=text):
-            raise ValidationError(read_only_reason(conversation), code=READ_ONLY)
-        check_rate(athlete_id=conversation.athlete_id, now=now)
-        user_message = Message.objects.create(
-            conversation=conversation,
-            role=Message.Role.USER,
-            content=text,
-            status=Message.Status.COMPLETE,
-        )
-        placeholder = queue_reply(conversation=conversation, reply_to=user_message)
+    if key is not None:
+        earlier = _sent_with(conversation, key)
+        if earlier is not None:
+            return _again(earlier, text)
+    try:
+        with transaction.atomic():
+            # First, so the row stays locked until commit: one athlete's posts are counted in turn.
+            now = timezone.now()
+            if not _touch(conversation, now=now, text=text):
+                raise ValidationError(read_only_reason(conversation), code=READ_ONLY)
+            # Stored before the count, so a same-key post that got here second fails on the
+            # constraint (a re-send) instead of being counted against the limit.
+            user_message = Message.objects.create(
+                conversation=conversation,
+                role=Message.Role.USER,
+                content=text,
+                status=Message.Status.COMPLETE,
+                idempotency_key=key,
+            )
+            check_rate(athlete_id=conversation.athlete_id, now=now, excluding=user_message.pk)
+            placeholder = queue_reply(conversation=conversation, reply_to=user_message)
+    except IntegrityError:
+        # Two posts with one key at once (two web processes): the one that committed first won;
+        # this one's transaction is rolled back whole, and it answers with the winner.
+        earlier = _sent_with(conversation, key) if key is not None else None
+        if earlier is None:
+            raise
+        return _again(earlier, text)
     return user_message, placeholder
+
+
+def _sent_with(conversation: Conversation, key: uuid.UUID) -> Message | None:
+    return Message.objects.filter(
+        conversation=conversation, role=Message.Role.USER, idempotency_key=key
+    ).first()
+
+
+def _again(earlier: Message, text: str) -> tuple[Message, Message | None]:
+    """The answer to a post whose key ``earlier`` was sent with: it and its latest reply."""
+    if earlier.content != text:
+        raise ValidationError(
+            "This message's key was already used for another message in this conversation, so "
+            "it wasn't sent. Send it again: the page gives it a new key.",
+            code=KEY_REUSED,
+        )
+    reply = (
+        Message.objects.filter(reply_to=earlier, role=Message.Role.ASSISTANT)
+        .order_by("-pk")
+        .first()
+    )
+    return earlier, reply
 
 
 def coach_post(*, conversation: Conversation, coach, text: str) -> Message:
@@ -189,9 +247,10 @@ def coach_post(*, conversation: Conversation, coach, text: str) -> Message:
         )
 
 
-def check_rate(*, athlete_id: int, now: datetime.datetime) -> None:
+def check_rate(*, athlete_id: int, now: datetime.datetime, excluding: int | None = None) -> None:
     """Raise ``ValidationError(code="rate_limited")`` when the athlete has sent
-    ``CHAT_RATE_LIMIT_PER_MINUTE`` messages in the minute before ``now``."""
+    ``CHAT_RATE_LIMIT_PER_MINUTE`` messages in the minute before ``now`` (``excluding``: the
+    message being sent, already stored)."""
     limit = int(settings.CHAT_RATE_LIMIT_PER_MINUTE)
     if limit <= 0:
         return
@@ -201,6 +260,7 @@ def check_rate(*, athlete_id: int, now: datetime.datetime) -> None:
             role=Message.Role.USER,
             created_at__gt=now - RATE_WINDOW,
         )
+        .exclude(pk=excluding)
         .order_by("-created_at")
         .values_list("created_at", flat=True)[:limit]
     )

@@ -11,6 +11,12 @@
  * - Every data-feed-every seconds the page asks its conversation's feed for the messages no flow of
  *   the page fetches (a coach's post from the admin, a delivered reminder), appends the ones it
  *   doesn't show yet and announces each the same way.
+ * - Every form that sends a message (the composer, a suggested reply) carries an idempotency key
+ *   (input[data-message-key]). A fresh one is made whenever the form is armed (the page loads or
+ *   comes back from the back-forward cache, the server swaps in a new form: after a send, or with an
+ *   error). Sending the same text again (the answer was lost: a web process died, the network
+ *   dropped) keeps the key, so the server answers with the message it already stored instead of
+ *   storing a copy; sending another text from the same form takes a new key first.
  */
 (function () {
   "use strict";
@@ -45,6 +51,50 @@
       })
     );
   }
+
+  function newKey() {
+    if (window.crypto.randomUUID) return window.crypto.randomUUID();
+    // randomUUID is only there on https and localhost: a version 4 UUID from random bytes.
+    var bytes = window.crypto.getRandomValues(new Uint8Array(16));
+    bytes[6] = (bytes[6] & 0x0f) | 0x40;
+    bytes[8] = (bytes[8] & 0x3f) | 0x80;
+    var hex = Array.prototype.map
+      .call(bytes, function (b) {
+        return (b + 0x100).toString(16).slice(1);
+      })
+      .join("");
+    return [hex.slice(0, 8), hex.slice(8, 12), hex.slice(12, 16), hex.slice(16, 20), hex.slice(20)].join("-");
+  }
+
+  function armKeys(root) {
+    var keys = Array.prototype.slice.call(root.querySelectorAll("input[data-message-key]"));
+    if (root.matches && root.matches("input[data-message-key]")) keys.push(root);
+    keys.forEach(function (key) {
+      key.value = newKey();
+      delete key.dataset.sentText;
+    });
+  }
+
+  document.addEventListener("htmx:load", function (event) {
+    var elt = event.detail && event.detail.elt;
+    if (elt && elt.querySelectorAll) armKeys(elt);
+  });
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted) armKeys(document);
+  });
+  // Capture: runs before htmx reads the form on its own submit listener.
+  document.addEventListener(
+    "submit",
+    function (event) {
+      var form = event.target;
+      var key = form && form.querySelector && form.querySelector("input[data-message-key]");
+      if (!key) return;
+      var text = form.elements.text ? form.elements.text.value.trim() : "";
+      if (key.dataset.sentText !== undefined && key.dataset.sentText !== text) key.value = newKey();
+      key.dataset.sentText = text;
+    },
+    true
+  );
 
   function followFeed() {
     var messages = document.getElementById("messages");

@@ -172,10 +172,27 @@ class Message(models.Model):
     )
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    idempotency_key = models.UUIDField(
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="For the athlete's message: the key the page sent it with (one per message it "
+        "composed, kept when it sends the same text again). A second post with the key gets this "
+        "message and its reply back instead of a copy (chat.services.message_send). Empty for "
+        "messages sent without one.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["created_at", "pk"]
+        constraints = [
+            # What makes a re-sent post one message even when two web processes take it at once.
+            models.UniqueConstraint(
+                fields=["conversation", "idempotency_key"],
+                condition=Q(idempotency_key__isnull=False),
+                name="message_one_per_idempotency_key",
+            )
+        ]
         indexes = [
             models.Index(fields=["conversation", "created_at"]),
             # The recovery sweep reads the replies still waiting; they are few.

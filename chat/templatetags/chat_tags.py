@@ -2,6 +2,7 @@
 
 import functools
 import re
+import uuid
 
 from django import template
 from django.utils.html import escape
@@ -55,6 +56,14 @@ def streaming_on() -> bool:
 
 
 _NOTES = {"overdue": refusals.OVERDUE, "unqueued": refusals.BROKER_DOWN}
+
+
+@register.simple_tag
+def new_key() -> str:
+    """A fresh idempotency key for a form that sends a message (``chat.services.message_send``):
+    rendered by the server so a post without JavaScript carries one; the page's script makes its
+    own when it arms the form (``static/chat.js``)."""
+    return str(uuid.uuid4())
 
 
 @register.simple_tag

@@ -91,15 +91,22 @@ def program_panel(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def message_send(request: HttpRequest, conversation_id: int) -> HttpResponse:
+    """Send the athlete's message. A post with a key already sent in this conversation (a re-send
+    whose first answer was lost) answers as the first would now: the message and its reply as it
+    stands, the thinking bubble or the reply with what it changed (``services.message_send``)."""
     conversation = get_object_or_404(
         athlete_conversations(request.user).select_related("program"), pk=conversation_id
     )
     form = MessageForm(request.POST)
-    sent: tuple[Message, Message] | None = None
+    sent: tuple[Message, Message | None] | None = None
     status, retry_after = 422, None
     if form.is_valid():
         try:
-            sent = services.message_send(conversation=conversation, text=form.cleaned_data["text"])
+            sent = services.message_send(
+                conversation=conversation,
+                text=form.cleaned_data["text"],
+                key=form.cleaned_data["key"],
+            )
         except ValidationError as exc:
             form.add_error("text", exc)
             if exc.code == services.RATE_LIMITED:  # the text stays in the box, as for any error
@@ -119,11 +126,18 @@ def message_send(request: HttpRequest, conversation_id: int) -> HttpResponse:
         return response
     if not request.htmx:
         return redirect(conversation_url(conversation))
-    return render(
-        request,
-        f"{PAGE}#sent",
-        {"conversation": conversation, "form": MessageForm(), "new_messages": list(sent)},
-    )
+    message, reply = sent
+    context = {"conversation": conversation, "form": MessageForm(), "new_messages": [message]}
+    if reply is not None and reply.status in WAITING:
+        context["new_messages"].append(reply)
+    elif reply is not None:  # a re-send after the reply came: the reply as its poll shows it
+        context.update(
+            new_messages=[message, reply, *turn_events(reply)],
+            undoable=undoable_events(conversation),
+            answered=True,
+            **regions(conversation, shown_version=request.POST.get("program_version")),
+        )
+    return render(request, f"{PAGE}#sent", context)
 
 
 # What the thinking bubble (``#thinking``, ``chat.recovery.waiting_state``) reads of a reply.
