@@ -52,6 +52,7 @@ class Planned:
     reps: str
     load: str
     rest: int
+    notes: str = ""
 
 
 @dataclass(frozen=True)
@@ -150,6 +151,7 @@ def plan(world: World) -> Plan:
                     "reps",
                     "target_load",
                     "rest_seconds",
+                    "notes",
                 )
             ),
             tuple(
@@ -175,6 +177,8 @@ def _forms(name: str) -> set[str]:
     forms = {base, base.replace("-", " "), base.replace("-", ""), re.sub(r"[\s-]", "", base)}
     for form in list(forms):
         forms.add(form[:-1] if form.endswith("s") else form + "s")
+        if re.search(r"[^aeiou]y$", form):  # "farmer carry" → "farmer carries"
+            forms.add(form[:-1] + "ies")
     return {f for f in forms if f}
 
 
