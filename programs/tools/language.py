@@ -52,7 +52,7 @@ SR = (
     "|{sets} sets|{reps} reps|{sets} sets and {reps} reps)"
 )
 # Sets and reps with the load said after them ("5x5 @ 100kg", "5 sets of 5 at 225").
-SRL = "<sr> [(at|@|with) (<load>|{bare_load})]"
+SRL = "<sr> [((at|@|with) <load>|(at|@) {bare_load})]"
 WK = "({this_week}|{next_week}|[(in|for|of|on)] week {week})"
 SS = "[<where>] [<where>]"
 

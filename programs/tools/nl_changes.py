@@ -229,20 +229,13 @@ def skip(slots: Slots) -> list[Parsed] | Ask:
     """Skip an exercise ("today" said of one planned another day of the week is that week's: seed
     000's "I can't do squats today, skip that exercise")."""
     reason = _reason(slots)
-    if _NOT_A_REASON.search(reason):
+    if _NOT_A_REASON.search(reason) or _names_a_day_first(slots, reason):
         raise NotMeant(reason)
 
-    def change(e: Planned) -> dict[str, Any]:
-        if not reason:
-            return {"skipped": True}
-        kept = f"Skipped: {reason}"
-        return {
-            "skipped": True,
-            "notes": f"{e.notes.rstrip()}\n{kept}" if e.notes.strip() else kept,
-        }
-
     what = "skip {name}" + (f" ({reason})" if reason else "")
-    return _modify(exercises_meant(slots, every_week=False), change, what)
+    # The reason is kept in the proposal's words, not written into the exercise: its notes are the
+    # athlete's own and were not asked to change.
+    return _modify(exercises_meant(slots, every_week=False), lambda e: {"skipped": True}, what)
 
 
 # Words that join a reason to its request ("my knee hurts, so …", "… because I'm tired").
@@ -250,6 +243,22 @@ _JOINERS = re.compile(
     r"^(?:(?:and|so|because|cause|cuz|since|as|but|coz)\b[\s,]*)+|[\s,]*(?:\b(?:so|and|but))?$",
     re.I,
 )
+
+
+_DAY_WORDS = re.compile(
+    r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day'?s?\b|\b(?:today|tonight|tomorrow|yesterday)\b",
+    re.I,
+)
+
+
+def _names_a_day_first(slots: Slots, reason: str) -> bool:
+    """A "reason" said before the request that names a day ("on wednesday i'm busy, skip
+    deadlifts") may be the day meant: not read as a reason."""
+    return (
+        bool(reason)
+        and slots.text.lower().startswith(reason.lower()[:10])
+        and bool(_DAY_WORDS.search(reason))
+    )
 
 
 def _reason(slots: Slots) -> str:
@@ -261,8 +270,9 @@ def _reason(slots: Slots) -> str:
 def remove(slots: Slots) -> list[Parsed] | Ask:
     """Remove an exercise from one workout; "no more squats" or "… for good" (``ongoing``) from
     every workout still ahead that has it (this week's past days are left as they were)."""
-    if _NOT_A_REASON.search(_reason(slots)):
-        raise NotMeant(slots.get("reason"))  # "from next week no more squats": a time unread
+    reason = _reason(slots)
+    if _NOT_A_REASON.search(reason) or _names_a_day_first(slots, reason):
+        raise NotMeant(reason)  # "from next week no more squats": a time unread
     found = exercises_meant(slots, every_week=False)
     if isinstance(found, Ask):
         return found

@@ -52,7 +52,6 @@ class Planned:
     reps: str
     load: str
     rest: int
-    notes: str = ""
 
 
 @dataclass(frozen=True)
@@ -151,7 +150,6 @@ def plan(world: World) -> Plan:
                     "reps",
                     "target_load",
                     "rest_seconds",
-                    "notes",
                 )
             ),
             tuple(
