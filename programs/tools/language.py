@@ -10,7 +10,10 @@ week by "this week", "next week" or "week 4". A word that fits several exercises
 question with the candidates as chips, never a guess.
 
 The changes (``nl_changes``: exercises; ``nl_plan``: sessions, weeks and reads) say what they do
-when the athlete names no week."""
+when the athlete names no week. A load said without its unit after sets and reps ("5 sets of 5 at
+225") is in the exercise's own unit (``nl_loads``); an exercise wanted gone with nothing named
+instead ("give me something else", "replace the leg press") is a question whose chips are a few
+exercises of the same movement (``nl_instead``), never a swap the coach picked."""
 
 from __future__ import annotations
 
@@ -115,7 +118,11 @@ LANGUAGE = Language(
                 f"<ask> (increase|decrease|change|set|bump [up]|raise|lower|up|drop|make|cut) [the] sets to {{sets}} [(on|for|of) <ex>] {SS}",
             ),
             build=ex.volume,
-            examples=("make bench press three sets of ten", "increase the reps on leg press to 12"),
+            examples=(
+                "make bench press three sets of ten",
+                "increase the reps on leg press to 12",
+                "squats 5x5 @ 100kg from now on",
+            ),
         ),
         Intent(
             "one_more_set",
