@@ -109,7 +109,8 @@ LANGUAGE = Language(
         Intent(
             "sets_and_reps",
             (
-                f"<ask> {SS} (make|set|change|do|give me|put|switch|bump|increase|decrease|lower|raise|take|move) <ex> {SS} [up|down] [to|at|as|for] <srl> {SS}",
+                f"<ask> {SS} (make|set|change|do|give me|put|switch|bump|increase|decrease|lower|raise|take|move|drop|cut|reduce|up|bring|knock) <ex> {SS} [up|down|back] [to|at|as|for] <srl> {SS}",
+                f"{SS} <ex> {SS} (should be|will be|can be|to be|needs to be|has to be|is going to be) <srl> {SS}",
                 f"<ask> {SS} [do|give me|make it|i want|i'd like|i need|i'll do|let's do|we do] <srl> (of|on|for|with|in) <ex> {SS}",
                 f"{SS} <ex> {SS} [to|at|for] <srl> {SS} [please]",
                 f"<ask> {SS} (increase|decrease|change|set|bump [up]|raise|lower|up|drop|make|cut) <the> (reps|rep count|repetitions) (on|of|for|in) <ex> {SS} to {{reps}} [reps] {SS}",
@@ -146,6 +147,23 @@ LANGUAGE = Language(
             "more_reps",
             (f"<ask> {SS} [do|add|give me] (more|extra) reps (on|for|of|to) <ex> {SS}",),
             build=_with(ex.volume, more_reps=2),
+        ),
+        Intent(
+            "counted_reps",
+            (
+                f"<ask> {SS} (add|put|give me|do|throw in|throw on) {{times}} (more|extra) (rep|reps) (on|to|for|of|onto) <ex> {SS}",
+                f"<ask> {SS} {{times}} (more|extra) (rep|reps) (on|for|of) <ex> {SS}",
+                f"<ask> {SS} add {{times}} (rep|reps) (on|to) <ex> {SS}",
+            ),
+            build=_with(ex.volume, more_reps=1),
+        ),
+        Intent(
+            "counted_fewer_reps",
+            (
+                f"<ask> {SS} [do|give me] {{times}} (fewer|less) (rep|reps) (on|for|of) <ex> {SS}",
+                f"<ask> {SS} (take|drop|knock|cut) {{times}} (rep|reps) (off|from) <ex> {SS}",
+            ),
+            build=_with(ex.volume, more_reps=-1),
         ),
         Intent(
             "fewer_reps",

@@ -93,9 +93,8 @@ def load_of(slots: Slots) -> str | None:
 
 # A "new name" that names no exercise: the athlete wants something else and hasn't said what.
 _VAGUE = re.compile(
-    r"^(?:(?:some|any)thing(?: else| different)?|(?:an? )?(?:other|different|alternative|new)"
-    r"(?: one| exercise| movement| lift)?|another(?: one| exercise| movement| lift)?"
-    r"|an alternative|alternatives?|something less \w+)$",
+    r"^(?:(?:some|any)(?:thing|one)|whatever|another|other|(?:an? )?(?:different|alternative|new)"
+    r"|an alternative|alternatives?|not)\b",
     re.I,
 )
 
@@ -138,7 +137,7 @@ def volume(slots: Slots) -> list[Parsed] | Ask:
         if reps is not None:
             updates["reps"] = str(reps)
         elif more_reps is not None:
-            updates["reps"] = _reps_shifted(e.reps, int(more_reps))
+            updates["reps"] = _reps_shifted(e.reps, int(more_reps) * int(slots.get("times", 1)))
         if said_load is not None:
             updates["targetLoad"] = said_load
         elif "bare_load" in slots:  # "5 sets of 5 at 225": a load in the exercise's own unit

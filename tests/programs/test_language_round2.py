@@ -189,3 +189,60 @@ def test_plural_of_a_name_ending_in_y(built):
             {"weekNumber": 1, "sessionNumber": 3, "exerciseNumber": 4, "newPosition": 1},
         )
     ]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "swap overhead press for something easier on the shoulders",
+        "replace squats with anything but lunges",
+        "swap bench for a different press",
+        "swap bench for another press variation",
+    ],
+)
+def test_a_swap_to_no_exercise_named_asks_instead_of_naming_one(built, message):
+    result = say(built, message)
+    assert result is not None and not result.calls and result.ask is not None
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("drop squats to 3 sets", [ex(w, 1, 1, workingSets=3) for w in WEEKS]),
+        ("up the bench to 4 sets", [ex(w, 2, 1, workingSets=4) for w in WEEKS]),
+        (
+            "the second exercise on monday should be 4x8",
+            [ex(1, 1, 2, workingSets=4, reps="8")],
+        ),
+    ],
+)
+def test_more_verbs_and_shapes_for_sets_and_reps(built, message, expected):
+    assert calls(say(built, message)) == expected
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("put 2 more reps on leg press", [ex(w, 1, 3, reps="10-12") for w in WEEKS]),
+        ("add two reps to the squats", [ex(w, 1, 1, reps="10-12") for w in WEEKS]),
+        ("take 1 rep off bench", [ex(w, 2, 1, reps="7-9") for w in WEEKS]),
+    ],
+)
+def test_a_counted_number_of_reps_more_or_fewer(built, message, expected):
+    assert calls(say(built, message)) == expected
+
+
+@pytest.mark.parametrize(
+    ("message", "session", "name"),
+    [
+        ("rename friday to full body blast", 3, "Full body blast"),
+        ("rename the upper body workout to upper body strength", 2, "Upper body strength"),
+        ("rename monday's workout to Leg Day", 1, "Leg Day"),
+    ],
+)
+def test_a_new_session_name_starting_with_a_sessions_name_is_kept_whole(
+    built, message, session, name
+):
+    assert calls(say(built, message)) == [
+        ("modify_session", {"weekNumber": 1, "sessionNumber": session, "updates": {"name": name}})
+    ]
