@@ -271,7 +271,7 @@ LANGUAGE = Language(
         Intent(
             "something_else",
             (
-                f"[{{reason}}] [so] <ask> (give me|find me|suggest|i want|i need|i'd like|get me|pick) (something|anything) (else|different) [(for|instead of|than|to replace) <ex>] [instead] {SS}",
+                f"[{{reason}}] [so] <ask> (give me|find me|suggest|i want|i need|i'd like|get me|pick) (something|anything) (else|different) (for|instead of|than|to replace) <ex> [instead] {SS}",
                 f"i (hate|don't like|do not like|dislike|can't stand|cannot stand|am not a fan of|'m not a fan of|'m not into|am not into|'m sick of|am sick of|'m tired of|am tired of) <ex> {SS} [so] [please] [(give me|find me|suggest|i want|i need|i'd like|swap (it|them|that) for|replace (it|them|that) with|change (it|them|that) to) (something|anything) (else|different) [instead]]",
                 f"<ask> {SS} (change|replace|swap|switch|sub|substitute|swap out|sub out|switch out|change out) <ex> {SS}",
                 f"<ask> {SS} (change|replace|swap|switch|sub|substitute) <ex> {SS} (for|with|to) (something|anything) (else|different) {SS}",

@@ -78,6 +78,8 @@ def test_a_load_without_a_unit_in_a_program_without_units_stays_as_said(built):
         ("swap squats for something else", "Back Squat"),
         ("can you replace the leg press", "Leg Press"),
         ("i want to change the barbell rows", "Barbell Row"),
+        ("give me something else instead of face pulls", "Face Pull"),
+        ("i hate deadlifts so give me something different", "Deadlift"),
     ],
 )
 def test_something_else_unnamed_is_a_question_never_a_swap(built, message, name):
