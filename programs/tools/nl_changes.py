@@ -23,7 +23,8 @@ DEFAULT_SETS, DEFAULT_REPS, DEFAULT_REST = 3, "10", 120
 _NOT_A_NAME = re.compile(
     r"\b(?:weeks?|sessions?|workouts?|days?|after|before|sets?|reps?|exercises?|rest|calendar"
     r"|minutes?|mins?|hours?|run|ride|swim|jog|every|starting|today|tonight|tomorrow"
-    r"|plan|program|library|list|reminder|note|meal|recipe|grocery|groceries)\b",
+    r"|plan|program|library|list|reminder|note|meal|recipe|grocery|groceries"
+    r"|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|until|till|through|thru|onwards?)\b",
     re.I,
 )
 UNITS = [

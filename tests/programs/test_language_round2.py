@@ -248,3 +248,13 @@ def test_a_new_session_name_starting_with_a_sessions_name_is_kept_whole(
     assert calls(say(built, message)) == [
         ("modify_session", {"weekNumber": 1, "sessionNumber": session, "updates": {"name": name}})
     ]
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["swap bench for dips on wednesday and friday", "swap bench for dips until week 4"],
+)
+def test_a_new_name_holding_a_day_or_a_time_is_no_exercise(built, message):
+    # "Dips on wednesday and friday" and "Dips until" (in week 4) were proposed as names
+    result = say(built, message)
+    assert result is None or not result.calls
