@@ -10,7 +10,10 @@ week by "this week", "next week" or "week 4". A word that fits several exercises
 question with the candidates as chips, never a guess.
 
 The changes (``nl_changes``: exercises; ``nl_plan``: sessions, weeks and reads) say what they do
-when the athlete names no week."""
+when the athlete names no week. A load said without its unit after sets and reps ("5 sets of 5 at
+225") is in the exercise's own unit (``nl_loads``); an exercise wanted gone with nothing named
+instead ("give me something else", "replace the leg press") is a question whose chips are a few
+exercises of the same movement (``nl_instead``), never a swap the coach picked."""
 
 from __future__ import annotations
 
@@ -23,6 +26,7 @@ from coach.llm.offline.language import Built, Intent, Language, Slots
 from . import nl_changes as ex
 from . import nl_plan as pl
 from .nl_data import exercise_names, session_names
+from .nl_instead import instead as ex_instead
 from .nl_words import VALUES
 
 
@@ -50,6 +54,8 @@ SR = (
     "({sets} sets (of|x|by|with) {reps} [reps]|{sets} x {reps} [reps]|{sets} by {reps}"
     "|{sets} sets|{reps} reps|{sets} sets and {reps} reps)"
 )
+# Sets and reps with the load said after them ("5x5 @ 100kg", "5 sets of 5 at 225").
+SRL = "<sr> [((at|@|with) <load>|(at|@) {bare_load})]"
 WK = "({this_week}|{next_week}|[(in|for|of|on)] week {week})"
 SS = "[<where>] [<where>]"
 
@@ -84,6 +90,7 @@ LANGUAGE = Language(
         "sessw": SESSW,
         "where": WHERE,
         "sr": SR,
+        "srl": SRL,
         "wk": WK,
         "load": "{load} {unit}",
         "rest": "{rest} {rest_unit}",
@@ -102,16 +109,21 @@ LANGUAGE = Language(
         Intent(
             "sets_and_reps",
             (
-                f"<ask> {SS} (make|set|change|do|give me|put|switch|bump|increase|decrease|lower|raise|take|move) <ex> {SS} [up|down] [to|at|as|for] <sr> {SS}",
-                f"<ask> {SS} [do|give me|make it|i want|i'd like|i need|i'll do|let's do|we do] <sr> (of|on|for|with|in) <ex> {SS}",
-                f"{SS} <ex> {SS} [to|at|for] <sr> {SS} [please]",
+                f"<ask> {SS} (make|set|change|do|give me|put|switch|bump|increase|decrease|lower|raise|take|move|drop|cut|reduce|up|bring|knock) <ex> {SS} [up|down|back] [to|at|as|for] <srl> {SS}",
+                f"{SS} <ex> {SS} (should be|will be|can be|to be|needs to be|has to be|is going to be) <srl> {SS}",
+                f"<ask> {SS} [do|give me|make it|i want|i'd like|i need|i'll do|let's do|we do] <srl> (of|on|for|with|in) <ex> {SS}",
+                f"{SS} <ex> {SS} [to|at|for] <srl> {SS} [please]",
                 f"<ask> {SS} (increase|decrease|change|set|bump [up]|raise|lower|up|drop|make|cut) <the> (reps|rep count|repetitions) (on|of|for|in) <ex> {SS} to {{reps}} [reps] {SS}",
                 f"<ask> {SS} (increase|decrease|change|set|bump [up]|raise|lower|up|drop|make|cut) <ex> {SS} reps to {{reps}} {SS}",
                 f"<ask> (increase|decrease|change|set|bump [up]|raise|lower|up|drop|make|cut) [the] reps to {{reps}} [(on|for|of) <ex>] {SS}",
                 f"<ask> (increase|decrease|change|set|bump [up]|raise|lower|up|drop|make|cut) [the] sets to {{sets}} [(on|for|of) <ex>] {SS}",
             ),
             build=ex.volume,
-            examples=("make bench press three sets of ten", "increase the reps on leg press to 12"),
+            examples=(
+                "make bench press three sets of ten",
+                "increase the reps on leg press to 12",
+                "squats 5x5 @ 100kg from now on",
+            ),
         ),
         Intent(
             "one_more_set",
@@ -135,6 +147,23 @@ LANGUAGE = Language(
             "more_reps",
             (f"<ask> {SS} [do|add|give me] (more|extra) reps (on|for|of|to) <ex> {SS}",),
             build=_with(ex.volume, more_reps=2),
+        ),
+        Intent(
+            "counted_reps",
+            (
+                f"<ask> {SS} (add|put|give me|do|throw in|throw on) {{times}} (more|extra) (rep|reps) (on|to|for|of|onto) <ex> {SS}",
+                f"<ask> {SS} {{times}} (more|extra) (rep|reps) (on|for|of) <ex> {SS}",
+                f"<ask> {SS} add {{times}} (rep|reps) (on|to) <ex> {SS}",
+            ),
+            build=_with(ex.volume, more_reps=1),
+        ),
+        Intent(
+            "counted_fewer_reps",
+            (
+                f"<ask> {SS} [do|give me] {{times}} (fewer|less) (rep|reps) (on|for|of) <ex> {SS}",
+                f"<ask> {SS} (take|drop|knock|cut) {{times}} (rep|reps) (off|from) <ex> {SS}",
+            ),
+            build=_with(ex.volume, more_reps=-1),
         ),
         Intent(
             "fewer_reps",
@@ -161,6 +190,7 @@ LANGUAGE = Language(
                 f"{SS} <ex> {SS} [at|to|@|with] <load> {SS}",
                 f"<ask> {SS} {{weight_change:direction}} (on|for|of|with|to) <ex> {SS} [[to|at] <load>] {SS}",
                 f"<ask> {SS} (put|set|make|change|bump|increase|raise|drop|lower|reduce|cut|take|up) <the> (weight|load) (on|for|of|with) <ex> {SS} [up|down] (to|at) <load> {SS}",
+                f"{SS} <ex> {SS} (feels|felt|is|was|seems|seemed|feel|are|were|is getting|are getting) [way|much|a bit|a little|kinda|kind of|really|a tad|far] too {{too:direction}} {SS}",
             ),
             build=ex.load,
             examples=("put Monday's squats at 225 lbs", "make the overhead press heavier"),
@@ -192,6 +222,8 @@ LANGUAGE = Language(
             "rest",
             (
                 f"<ask> {SS} rest <rest> [between sets] [(on|for|of|in|with) [sets of] <ex>] {SS}",
+                f"<ask> {SS} rest <rest> between [the|my|your] <ex> sets {SS}",
+                f"<ask> {SS} rest <rest> between sets (on|for|of|in|with) <ex> {SS}",
                 f"<ask> {SS} (give me|set|make|use|take|i want) <rest> [of] rest (on|for|between|in|with) [sets of] <ex> {SS}",
                 f"<ask> {SS} (set|change|make|increase|decrease|cut|shorten|lengthen) <the> rest (on|for|of|between sets of) <ex> {SS} to <rest> {SS}",
                 f"<ask> {SS} (set|change|make|increase|decrease|cut|shorten|lengthen) <the> rest [time|period] [to|at] <rest> (on|for|of|in|between sets of|between sets on) <ex> {SS}",
@@ -203,6 +235,7 @@ LANGUAGE = Language(
             "skip_exercise",
             (
                 f"<ask> {SS} skip <ex> {SS} [{{reason}}]",
+                f"{{reason}} <ask> {SS} skip <ex> {SS}",
                 f"i (can't|cannot|can not|won't|will not|don't want to|couldn't) do <ex> {SS} [so] [please] skip (it|that|that exercise|them|those|this exercise) {SS}",
                 f"{SS} skip (it|that|that exercise|them|those) {SS} i (can't|cannot|can not) do <ex> {SS}",
                 f"[{{reason}}] i (can't|cannot|can not|won't be able to|am not able to|'m not able to|couldn't|don't want to|won't|will not) (do|manage) <ex> {SS} [{{reason}}]",
@@ -223,6 +256,28 @@ LANGUAGE = Language(
                 "remove the last exercise from Monday's workout",
                 "drop the planks on Monday",
             ),
+        ),
+        Intent(
+            "remove_for_good",
+            (
+                f"[{{reason}}] no more <ex> {SS} [please]",
+                f"[{{reason}}] <ask> (stop doing|no longer do|quit doing|quit) <ex> {SS}",
+                f"[{{reason}}] i (don't|do not|won't|will not) (want to do|do|want) <ex> (anymore|any more) {SS}",
+                f"[{{reason}}] i'm (done with|not doing|finished with) <ex> (anymore|any more|for good) {SS}",
+            ),
+            build=_with(ex.remove, ongoing=True),
+            examples=("no more squats",),
+        ),
+        Intent(
+            "something_else",
+            (
+                f"[{{reason}}] [so] <ask> (give me|find me|suggest|i want|i need|i'd like|get me|pick) (something|anything) (else|different) (for|instead of|than|to replace) <ex> [instead] {SS}",
+                f"i (hate|don't like|do not like|dislike|can't stand|cannot stand|am not a fan of|'m not a fan of|'m not into|am not into|'m sick of|am sick of|'m tired of|am tired of) <ex> {SS} [so] [please] [(give me|find me|suggest|i want|i need|i'd like|swap (it|them|that) for|replace (it|them|that) with|change (it|them|that) to) (something|anything) (else|different) [instead]]",
+                f"<ask> {SS} (change|replace|swap|switch|sub|substitute|swap out|sub out|switch out|change out) <ex> {SS}",
+                f"<ask> {SS} (change|replace|swap|switch|sub|substitute) <ex> {SS} (for|with|to) (something|anything) (else|different) {SS}",
+                f"(what|what's|whats|what is) (a good|an|a) (alternative|substitute|replacement|swap) (to|for) <ex> {SS}",
+            ),
+            build=ex_instead,
         ),
         Intent(
             "add_exercise",

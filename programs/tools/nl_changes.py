@@ -15,13 +15,16 @@ from coach.llm.offline.grammar import DEFAULT_LOAD, CommandError, Parsed
 from coach.llm.offline.language import Ask, NotMeant, Slots
 
 from .nl_data import Planned, plan
+from .nl_instead import instead
+from .nl_loads import in_own_unit, shifted
 from .nl_refs import describe_session, exercises_meant, session_meant
 
 DEFAULT_SETS, DEFAULT_REPS, DEFAULT_REST = 3, "10", 120
 _NOT_A_NAME = re.compile(
     r"\b(?:weeks?|sessions?|workouts?|days?|after|before|sets?|reps?|exercises?|rest|calendar"
     r"|minutes?|mins?|hours?|run|ride|swim|jog|every|starting|today|tonight|tomorrow"
-    r"|plan|program|library|list|reminder|note|meal|recipe|grocery|groceries)\b",
+    r"|plan|program|library|list|reminder|note|meal|recipe|grocery|groceries"
+    r"|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|until|till|through|thru|onwards?)\b",
     re.I,
 )
 UNITS = [
@@ -89,7 +92,17 @@ def load_of(slots: Slots) -> str | None:
     return f"{slots.get('load')} {slots.get('unit') or 'lbs'}"
 
 
+# A "new name" that names no exercise: the athlete wants something else and hasn't said what.
+_VAGUE = re.compile(
+    r"^(?:(?:some|any)(?:thing|one)|whatever|another|other|(?:an? )?(?:different|alternative|new)"
+    r"|an alternative|alternatives?|not)\b",
+    re.I,
+)
+
+
 def swap(slots: Slots) -> list[Parsed] | Ask:
+    if _VAGUE.match(str(slots.get("new_name", "")).strip()):
+        return instead(slots)
     new_name = new_title(slots.get("new_name", ""))
     return _modify(
         exercises_meant(slots, every_week=True),
@@ -112,6 +125,9 @@ def volume(slots: Slots) -> list[Parsed] | Ask:
     more_sets, more_reps = slots.get("more_sets"), slots.get("more_reps")
     if sets is None and reps is None and more_sets is None and more_reps is None:
         return Ask("How many sets and reps? e.g. “3 sets of 10”.")
+    if isinstance(found, Ask):
+        return found
+    said_load = load_of(slots)
 
     def change(e: Planned) -> dict[str, Any]:
         updates: dict[str, Any] = {}
@@ -122,7 +138,11 @@ def volume(slots: Slots) -> list[Parsed] | Ask:
         if reps is not None:
             updates["reps"] = str(reps)
         elif more_reps is not None:
-            updates["reps"] = _reps_shifted(e.reps, int(more_reps))
+            updates["reps"] = _reps_shifted(e.reps, int(more_reps) * int(slots.get("times", 1)))
+        if said_load is not None:
+            updates["targetLoad"] = said_load
+        elif "bare_load" in slots:  # "5 sets of 5 at 225": a load in the exercise's own unit
+            updates["targetLoad"] = in_own_unit(slots, e)
         if updates.get("workingSets", 1) < 1 or updates.get("workingSets", 1) > 20:
             raise CommandError("An exercise takes 1 to 20 working sets.")
         return updates
@@ -132,6 +152,8 @@ def volume(slots: Slots) -> list[Parsed] | Ask:
         words.append("sets")
     if reps is not None or more_reps is not None:
         words.append("reps")
+    if said_load is not None or "bare_load" in slots:
+        words.append("load")
     return _modify(found, change, "change {name}'s " + " and ".join(words))
 
 
@@ -164,7 +186,7 @@ def load(slots: Slots) -> list[Parsed] | Ask:
     if slots.get("delta"):
         sign = "+" if int(slots.get("delta")) > 0 else "−"
         said = f"{sign}{slots.get('load')} {slots.get('unit') or 'lbs'}"
-        return _modify(found, lambda e: {"targetLoad": _shifted(e, slots)}, "{name} " + said)
+        return _modify(found, lambda e: {"targetLoad": shifted(e, slots)}, "{name} " + said)
     target = load_of(slots)
     if target is None:
         e = found[0]
@@ -181,20 +203,6 @@ def load(slots: Slots) -> list[Parsed] | Ask:
         )
         return Ask(f"{e.name} is at {e.load}. How {'heavy' if step > 0 else 'light'}?", options)
     return _modify(found, lambda e: {"targetLoad": target}, "{name} at " + target)
-
-
-def _shifted(e: Planned, slots: Slots) -> str:
-    """``e``'s load moved by the load said ("add 10 lbs to squats"), in its own unit only."""
-    amount, unit = float(slots.get("load")), str(slots.get("unit") or "lbs")
-    m = re.match(r"\s*(\d+(?:\.\d+)?)\s*(kg|lbs?)?\s*$", e.load or "")
-    if not m or (m.group(2) or "lbs").rstrip("s") != unit.rstrip("s"):
-        raise CommandError(
-            f"{e.name} is at {e.load or 'no load'}; say the new load, e.g. “put {e.name} at 60 kg”."
-        )
-    new = float(m.group(1)) + int(slots.get("delta")) * amount
-    if new <= 0:
-        raise CommandError(f"{e.name} is at {e.load}; that would leave no load.")
-    return f"{new:g} {m.group(2) or 'lbs'}"
 
 
 def rest(slots: Slots) -> list[Parsed] | Ask:
@@ -220,18 +228,64 @@ _NOT_A_REASON = re.compile(
 def skip(slots: Slots) -> list[Parsed] | Ask:
     """Skip an exercise ("today" said of one planned another day of the week is that week's: seed
     000's "I can't do squats today, skip that exercise")."""
-    if _NOT_A_REASON.search(str(slots.get("reason") or "")):
-        raise NotMeant(slots.get("reason"))
-    return _modify(
-        exercises_meant(slots, every_week=False), lambda e: {"skipped": True}, "skip {name}"
+    reason = _reason(slots)
+    if _NOT_A_REASON.search(reason) or _names_a_day_first(slots, reason):
+        raise NotMeant(reason)
+
+    what = "skip {name}" + (f" ({reason})" if reason else "")
+    # The reason is kept in the proposal's words, not written into the exercise: its notes are the
+    # athlete's own and were not asked to change.
+    return _modify(exercises_meant(slots, every_week=False), lambda e: {"skipped": True}, what)
+
+
+# Words that join a reason to its request ("my knee hurts, so …", "… because I'm tired").
+_JOINERS = re.compile(
+    r"^(?:(?:and|so|because|cause|cuz|since|as|but|coz)\b[\s,]*)+|[\s,]*(?:\b(?:so|and|but))?$",
+    re.I,
+)
+
+
+_DAY_WORDS = re.compile(
+    r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day'?s?\b|\b(?:today|tonight|tomorrow|yesterday)\b",
+    re.I,
+)
+
+
+def _names_a_day_first(slots: Slots, reason: str) -> bool:
+    """A "reason" said before the request that names a day ("on wednesday i'm busy, skip
+    deadlifts") may be the day meant: not read as a reason."""
+    return (
+        bool(reason)
+        and slots.text.lower().startswith(reason.lower()[:10])
+        and bool(_DAY_WORDS.search(reason))
     )
 
 
+def _reason(slots: Slots) -> str:
+    """Why, as said ("my shoulder is killing me"), without the words that joined it on."""
+    reason = str(slots.get("reason") or "").strip(" ,.;")
+    return _JOINERS.sub("", reason).strip(" ,.;")
+
+
 def remove(slots: Slots) -> list[Parsed] | Ask:
+    """Remove an exercise from one workout; "no more squats" or "… for good" (``ongoing``) from
+    every workout still ahead that has it (this week's past days are left as they were)."""
+    reason = _reason(slots)
+    if _NOT_A_REASON.search(reason) or _names_a_day_first(slots, reason):
+        raise NotMeant(reason)  # "from next week no more squats": a time unread
     found = exercises_meant(slots, every_week=False)
     if isinstance(found, Ask):
         return found
-    if len(found) > 1:
+    if slots.get("ongoing"):
+        p, today = plan(slots.world), slots.world.today
+        found = [
+            e for e in found if (date := p.slot(e.week, e.session).date) is None or date >= today
+        ]
+        if not found:
+            raise CommandError("That exercise isn't planned in any workout still ahead.")
+        # the last position of a session first: removing it moves none of the others
+        found = sorted(found, key=lambda e: (e.week, e.session, -e.position))
+    elif len(found) > 1:
         return Ask(
             "Remove it from which workout?",
             tuple(

@@ -175,6 +175,8 @@ def _forms(name: str) -> set[str]:
     forms = {base, base.replace("-", " "), base.replace("-", ""), re.sub(r"[\s-]", "", base)}
     for form in list(forms):
         forms.add(form[:-1] if form.endswith("s") else form + "s")
+        if re.search(r"[^aeiou]y$", form):  # "farmer carry" → "farmer carries"
+            forms.add(form[:-1] + "ies")
     return {f for f in forms if f}
 
 

@@ -8,19 +8,42 @@ Sunday a rest day" is this week's Sunday, never an earlier week's."""
 from __future__ import annotations
 
 import datetime
+import re
 from typing import Any
 
 from coach import vocabulary
 from coach.llm.offline.grammar import CommandError, Parsed, make_cardio
-from coach.llm.offline.language import Ask, Slots, day_of
+from coach.llm.offline.language import Ask, NotMeant, Slots, day_of
 
 from .nl_changes import new_title
 from .nl_data import plan
 from .nl_refs import describe_session, named_week, said_day, session_meant
 from .offline_words import cardio_name
 
+_DAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tomorrow"
+
+
+def _name_cut_short(slots: Slots) -> bool:
+    """The new name read without its first words, taken for a session ("rename friday to full
+    body blast": "to full body" is no place, "Full body blast" is the name)."""
+    said = str(slots.words.get("new_name") or "").lower()
+    at = slots.text.lower().rfind(said) if said else -1
+    if at <= 0:
+        return False
+    names = [re.escape(s.name.lower()) for s in plan(slots.world).sessions if s.name]
+    sessions = "|".join([*names, _DAYS])
+    return bool(
+        re.search(
+            rf"\b(?:to|as|into)\s+(?:the\s+)?(?:{sessions})(?:'s)?"
+            r"(?:\s+(?:workout|session|day|training|lift))?\s*$",
+            slots.text.lower()[:at].rstrip(),
+        )
+    )
+
 
 def rename_session(slots: Slots) -> list[Parsed] | Ask:
+    if _name_cut_short(slots):
+        raise NotMeant(slots.get("new_name"))
     session = session_meant(slots)
     assert session is not None
     name = new_title(slots.get("new_name", ""), exercise=False)

@@ -167,6 +167,8 @@ VALUES = {
     ],
     "cardio": CARDIO,
     "modality": MODALITY,
+    # "too heavy": it should be lighter
+    "too": [("heavy", -1), ("hard", -1), ("light", 1), ("easy", 1)],
     "direction": [
         ("heavier", 1),
         ("harder", 1),
