@@ -93,7 +93,12 @@ def _needed_many(slots: Slots) -> list[Parsed] | Ask:
 def _needed(slots: Slots) -> list[Parsed] | Ask:
     """ "we need three bananas", "we're out of olive oil": one known ingredient (the template's
     list holds only those, so "I need a break" is not a grocery item)."""
-    where = which_list(slots, f"add {slots.words.get('ingredient', '')} to {{list}}")
+    said_words = slots.words
+    amount = (said_words.get("count") or said_words.get("qty") or "", said_words.get("unit_word"))
+    things = " ".join(
+        w for w in (*amount, "of" if amount[1] else "", said_words["ingredient"]) if w
+    )
+    where = which_list(slots, f"add {things} to {{list}}")
     if isinstance(where, Ask):
         return where
     said_as = slots.words.get("ingredient", "")

@@ -92,7 +92,7 @@ def recipe_get(slots: Slots) -> Parsed:
 def push(slots: Slots) -> Parsed | Ask:
     """A recipe's ingredients onto a list (the tool adds them up with what is there)."""
     pk, title = slots.get("recipe")
-    where = which_list(slots, f"add the ingredients for {title} to {{list}}")
+    where = which_list(slots, f"add the ingredients for {title} to the {{list}} list")
     if isinstance(where, Ask):
         return where
     target = where.get("grocery_list_name", "your grocery list")
