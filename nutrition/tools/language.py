@@ -1,12 +1,18 @@
 """The nutrition family in everyday words (``coach.llm.offline.language``): grocery lists and
 items ("add oats to my grocery list", "put 2 liters of milk on the shopping list", "we need three
-bananas"), recipes typed in a sentence, planning a recipe for a meal, and questions about
-recipes, the meal plan and the lists.
+bananas"), a new list named or for an occasion ("start a new list for the bbq": "BBQ"), recipes
+typed in a sentence, read or planned by title ("show me the overnight oats recipe", "put overnight
+oats down for breakfast on saturday"), a recipe's ingredients pushed to a list, an item ticked off
+by its name ("tick the milk off my list"), and questions about recipes, the meal plan and the
+lists.
 
-Items are read by ``said`` (a quantity, a unit, a known ingredient or a free name). A list is
-the one named ("add eggs to Costco"), else the household's grocery list (the tool's default: its
-only one, or a new one when it has none); with several lists and none named, which one is asked.
-Recipes are named by their titles; a recipe that isn't there is not planned."""
+Items are read by ``said`` (a quantity, a unit, a known ingredient or a free name); what a
+sentence points at (lists, recipes, items on the lists) by ``references``; the recipe and meal
+plan builds are ``meals``'. A list is the one named ("add eggs to Costco"), else the household's
+grocery list (the tool's default: its only one, or a new one when it has none); with several
+lists and none named, which one is asked, with chips that retell the request per list. Recipes
+are named by their titles; a recipe that isn't there is not planned. A list's name said in lower
+case is capitalised ("meal prep" → "Meal Prep", "bbq" → "BBQ"); one typed with capitals is kept."""
 
 from __future__ import annotations
 
