@@ -65,13 +65,25 @@ def _add_items(slots: Slots) -> list[Parsed] | Ask:
         re.I,
     ):
         raise CommandError('Say what to add, e.g. "add 2 liters of milk to my grocery list".')
+    one_item = re.search(r"\s+as\s+(?:an?|one|a single)\s+item\W*$", typed, re.I)
+    found = said.items(typed[: one_item.start()] if one_item else typed, slots.world)
+    if not found:
+        raise CommandError('Say what to add, e.g. "add 2 liters of milk to my grocery list".')
+    titles = dict(recipe_titles(slots.world))
+    for item in found:
+        if item.ingredient is None and not one_item and item.words.lower() in titles:
+            title = titles[item.words.lower()][1]  # a recipe's title: its ingredients, or one item?
+            return Ask(
+                f"Add the ingredients of your {title} recipe, or {item.words} as one item?",
+                (
+                    f"add the ingredients for {title} to my list",
+                    f"add {item.words} as one item to my list",
+                ),
+            )
     things = str(slots.get("items", "")).strip()
     where = which_list(slots, f"add {things} to {{list}}")
     if isinstance(where, Ask):
         return where
-    found = said.items(typed, slots.world)
-    if not found:
-        raise CommandError('Say what to add, e.g. "add 2 liters of milk to my grocery list".')
     calls = []
     for item in found:
         key = {"ingredient": item.ingredient} if item.ingredient else {"name": item.words[:100]}

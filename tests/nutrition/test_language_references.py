@@ -216,3 +216,15 @@ def test_two_lists_asked_for_a_need_retell_the_need_in_the_chips(athlete):
 )
 def test_sentences_that_look_like_food_but_ask_for_nothing_change_nothing(athlete, text):
     assert changes_nothing(athlete, text)
+
+
+def test_a_recipes_title_added_as_an_item_asks_which_with_chips_for_each(athlete, oats):
+    found = read(athlete, "add overnight oats to my list")
+    assert found.calls == [] and found.ask.question == (
+        "Add the ingredients of your Overnight Oats recipe, or overnight oats as one item?"
+    )
+    push, one = found.ask.options
+    assert calls(athlete, push) == [("grocery_push_ingredients", {"recipe_ids": [oats.pk]})]
+    assert calls(athlete, one) == [
+        ("grocery_add_item", {"name": "overnight oats", "quantity": 1, "unit": "package"})
+    ]
