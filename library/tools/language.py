@@ -60,6 +60,12 @@ _LENGTH = re.compile(
 )
 
 
+# A day said where a kind of workout would be ("workouts for tomorrow", "for next week").
+_WHEN_ONLY = re.compile(
+    r"(?:(?:for|on|this|next|the|coming)\s+)*(?:today|tonight|tomorrow|tmrw|weekend|week|month|"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?|\w+\s+(?:days|weeks))",
+    re.I,
+)
 _GLUED = re.compile(r"\b(\d+(?:\.\d+)?)(?!(?:st|nd|rd|th)\b)([a-z]{1,7})\b")
 
 
@@ -98,6 +104,8 @@ def _search(slots: Slots) -> Parsed:
         lengths.append(int(slots.get("workout_minutes")))
     if re.match(r"(?:is|was|are|were|feels?|hurts?|seems?|happened|went)\b", query, re.I):
         raise NotMeant  # "something is wrong with my knee": no search
+    if _WHEN_ONLY.fullmatch(query):
+        raise NotMeant  # "any workouts for tomorrow": the plan's day, not a kind of workout
     query = re.sub(r"^(?:i|we|you)\s+(?:can|could)\s+do\s+", "", query, flags=re.I)
     query = _LENGTH.sub(" ", query)
     query = re.sub(r"\s+", " ", query).strip(" ,.?!")
@@ -248,6 +256,15 @@ LANGUAGE = Language(
                 "[i'm|i am|im|i was|just] (looking for|after|searching for|hunting for|in the "
                 "mood for|up for|keen on) <some> {query} " + _NOUN + " <lib>",
                 "(i need|i want|i'd like|i would like|i fancy|give me) <some> {query} " + _NOUN,
+                "[(got|have you got|do you have|is there|are there|have we got|<find>) [me]] <some> "
+                + _NOUN
+                + " (for|to train|to work|that (hit|hits|target|targets|work|works)|targeting|"
+                "focused on|focusing on|good for) [my|the] {query} <lib> <length> <pls>",
+                "(what's|whats|what is|what do you have|what have you got|what is there|what's "
+                "there|whats there|is there anything|anything) (in|from) [the|my|your] [workout] "
+                "library (for|on|with|to do with) [my|the] {query} <pls>",
+                "(what's|whats|what is|what do you have|what have you got) (for|on) [my|the] "
+                "{query} (in|from) [the|my|your] [workout] library <pls>",
             ),
             build=_search,
             examples=("find me a leg workout", "got any quick cardio workouts"),

@@ -1,18 +1,22 @@
 """The nutrition family in everyday words (``coach.llm.offline.language``): grocery lists and
 items ("add oats to my grocery list", "put 2 liters of milk on the shopping list", "we need three
-bananas"), recipes typed in a sentence, planning a recipe for a meal, and questions about
-recipes, the meal plan and the lists.
+bananas"), a new list named or for an occasion ("start a new list for the bbq": "BBQ"), recipes
+typed in a sentence, read or planned by title ("show me the overnight oats recipe", "put overnight
+oats down for breakfast on saturday"), a recipe's ingredients pushed to a list, an item ticked off
+by its name ("tick the milk off my list"), and questions about recipes, the meal plan and the
+lists.
 
-Items are read by ``said`` (a quantity, a unit, a known ingredient or a free name). A list is
-the one named ("add eggs to Costco"), else the household's grocery list (the tool's default: its
-only one, or a new one when it has none); with several lists and none named, which one is asked.
-Recipes are named by their titles; a recipe that isn't there is not planned."""
+Items are read by ``said`` (a quantity, a unit, a known ingredient or a free name); what a
+sentence points at (lists, recipes, items on the lists) by ``references``; the recipe and meal
+plan builds are ``meals``'. A list is the one named ("add eggs to Costco"), else the household's
+grocery list (the tool's default: its only one, or a new one when it has none); with several
+lists and none named, which one is asked, with chips that retell the request per list. Recipes
+are named by their titles; a recipe that isn't there is not planned. A list's name said in lower
+case is capitalised ("meal prep" → "Meal Prep", "bbq" → "BBQ"); one typed with capitals is kept."""
 
 from __future__ import annotations
 
-import datetime
 import re
-from typing import Any
 
 from coach.llm.offline.grammar import CommandError, Parsed
 from coach.llm.offline.language import (
@@ -21,17 +25,13 @@ from coach.llm.offline.language import (
     Language,
     NotMeant,
     Slots,
-    World,
-    day_of,
     message_of,
-    rest_of_message,
 )
-from nutrition.access import household_for
 from nutrition.aggregation import quantity_text
 from nutrition.ingredients import known_ingredients
-from nutrition.models import GroceryList, Recipe
 
-from . import said
+from . import meals, said
+from .references import item_names, list_names, list_title, recipe_titles, which_list
 
 MEALS = [
     *((w, "breakfast") for w in ("breakfast", "brekkie", "brunch")),
@@ -41,40 +41,6 @@ MEALS = [
 LIST_WORDS = (
     "(grocery list|groceries|shopping list|shopping|list|groceries list|food list|shopping cart)"
 )
-
-
-def _home(world: World) -> Any:
-    user = getattr(world.ctx, "athlete", None)
-    return world.cached("nutrition.home", lambda: household_for(user) if user else None)
-
-
-def list_names(world: World) -> list[tuple[str, Any]]:
-    home = _home(world)
-    if home is None:
-        return []
-    names = GroceryList.objects.filter(household=home).values_list("name", flat=True)
-    return [(n.lower(), n) for n in names]
-
-
-def recipe_titles(world: World) -> list[tuple[str, Any]]:
-    home = _home(world)
-    if home is None:
-        return []
-    rows = Recipe.objects.filter(household=home).values_list("pk", "title")
-    return [(title.lower(), (pk, title)) for pk, title in rows]
-
-
-def _which_list(slots: Slots) -> dict[str, Any] | Ask:
-    if "grocery_list" in slots:
-        return {"grocery_list_name": slots.get("grocery_list")}
-    names = [n for _, n in list_names(slots.world)]
-    if len(names) > 1:
-        things = str(slots.get("items", "")).strip()
-        return Ask(
-            "Which list? " + ", ".join(names[:-1]) + f" or {names[-1]}?",
-            tuple(f"add {things} to {n}" if things else f"show {n}" for n in names),
-        )
-    return {}  # the household's only list, or a new one (the tool's default)
 
 
 def _as_typed(slots: Slots, words: str) -> str:
@@ -89,12 +55,35 @@ def _as_typed(slots: Slots, words: str) -> str:
 
 
 def _add_items(slots: Slots) -> list[Parsed] | Ask:
-    where = _which_list(slots)
-    if isinstance(where, Ask):
-        return where
-    found = said.items(_as_typed(slots, str(slots.get("items", ""))), slots.world)
+    typed = _as_typed(slots, str(slots.get("items", "")))
+    if re.search(r"\b(?:ingredients|recipes?)\b", typed, re.I):
+        raise NotMeant  # "the ingredients for overnight oats" is a recipe's, not one item
+    if re.fullmatch(
+        r"(?:some|a few|the)?\s*(?:something|anything|stuff|things|everything|it|"
+        r"them|that|those|these|this|some)",
+        typed.strip(" ,.!?"),
+        re.I,
+    ):
+        raise CommandError('Say what to add, e.g. "add 2 liters of milk to my grocery list".')
+    one_item = re.search(r"\s+as\s+(?:an?|one|a single)\s+item\W*$", typed, re.I)
+    found = said.items(typed[: one_item.start()] if one_item else typed, slots.world)
     if not found:
         raise CommandError('Say what to add, e.g. "add 2 liters of milk to my grocery list".')
+    titles = dict(recipe_titles(slots.world))
+    for item in found:
+        if item.ingredient is None and not one_item and item.words.lower() in titles:
+            title = titles[item.words.lower()][1]  # a recipe's title: its ingredients, or one item?
+            return Ask(
+                f"Add the ingredients of your {title} recipe, or {item.words} as one item?",
+                (
+                    f"add the ingredients for {title} to my list",
+                    f"add {item.words} as one item to my list",
+                ),
+            )
+    things = str(slots.get("items", "")).strip()
+    where = which_list(slots, f"add {things} to {{list}}")
+    if isinstance(where, Ask):
+        return where
     calls = []
     for item in found:
         key = {"ingredient": item.ingredient} if item.ingredient else {"name": item.words[:100]}
@@ -122,7 +111,12 @@ def _needed_many(slots: Slots) -> list[Parsed] | Ask:
 def _needed(slots: Slots) -> list[Parsed] | Ask:
     """ "we need three bananas", "we're out of olive oil": one known ingredient (the template's
     list holds only those, so "I need a break" is not a grocery item)."""
-    where = _which_list(slots)
+    said_words = slots.words
+    amount = (said_words.get("count") or said_words.get("qty") or "", said_words.get("unit_word"))
+    things = " ".join(
+        w for w in (*amount, "of" if amount[1] else "", said_words["ingredient"]) if w
+    )
+    where = which_list(slots, f"add {things} to {{list}}")
     if isinstance(where, Ask):
         return where
     said_as = slots.words.get("ingredient", "")
@@ -144,89 +138,43 @@ def _needed(slots: Slots) -> list[Parsed] | Ask:
     ]
 
 
+# Ingredients whose name is also a training word: "need a date" is the calendar's, so they are
+# items only where a list is named ("add dates to my list").
+NOT_ALONE = frozenset({"date", "dates"})
+
+
 def _ingredient_words() -> list[tuple[str, str]]:
-    """The known ingredients (the data file the table is loaded from) by the words people use."""
-    return sorted({(form, name) for name, _ in known_ingredients() for form in said.forms(name)})
+    """The known ingredients (the data file the table is loaded from) by the words people use,
+    said alone ("we need three bananas")."""
+    return sorted(
+        {
+            (form, name)
+            for name, _ in known_ingredients()
+            for form in said.forms(name)
+            if form not in NOT_ALONE
+        }
+    )
 
 
 def _create_list(slots: Slots) -> Parsed:
-    name = str(slots.get("list_name", "")).strip(" \"'.,")
+    """A new list called what was said ("called Meal Prep"), or named for what it is for ("a
+    list for the bbq" → "BBQ"; "for me" names nothing)."""
+    name = str(slots.get("list_name", "")).strip(" \"'.,!?")
+    if re.search(r"\bfor\s+" + re.escape(name) + r"\W*$", slots.text, re.I):
+        name = re.sub(r"^(?:the|my|our|a|an)\s+", "", name, flags=re.I)
+        if name.lower() in ("me", "us", "myself", "ourselves", "it", "that", "this"):
+            name = ""
+        titles = {t for t, _ in recipe_titles(slots.world)}
+        if name.lower() in titles or re.search(r"\b(?:meal plan|meals|recipes?)\b", name, re.I):
+            raise NotMeant  # "a list for my meal plan" wants its ingredients, not an empty list
+    name = list_title(name)
     if not name:
         raise CommandError('Name the list, e.g. "create a grocery list called Weekend BBQ".')
     return Parsed("grocery_create_list", {"name": name[:100]}, f'create the list "{name}"')
 
 
-def _recipe(slots: Slots) -> Parsed:
-    text = rest_of_message(slots)
-    m = re.search(r"\brecipe\s+(?:for|called|named|titled)?\s*(.+?)\s*:\s*(.+)$", text, re.I)
-    if m is None:
-        raise CommandError(
-            'Give the title and ingredients, e.g. "save a recipe for overnight oats: 1 cup oats, '
-            '1 cup milk".'
-        )
-    title = m.group(1).strip(" \"'")
-    title = title[:1].upper() + title[1:]
-    lines = []
-    for item in said.items(m.group(2), slots.world):
-        if item.ingredient is None:
-            raise CommandError(
-                f'"{item.words}" is not a known ingredient; use its usual name (e.g. "rolled oats").'
-            )
-        lines.append({"ingredient": item.ingredient, "quantity": item.quantity, "unit": item.unit})
-    if not lines:
-        raise CommandError('List the ingredients, e.g. "1 cup oats, 1 cup milk".')
-    return Parsed(
-        "recipe_create",
-        {"title": title[:200], "ingredients": lines},
-        f'create the recipe "{title}"',
-    )
-
-
-def _date(slots: Slots) -> datetime.date:
-    world = slots.world
-    if "day" in slots:  # a weekday: the next one from today (a meal is planned ahead)
-        ahead = (int(slots.get("day")) - world.today.weekday()) % 7
-        return world.today + datetime.timedelta(days=ahead)
-    return day_of(slots, world) or world.today
-
-
-def _meal(slots: Slots) -> Parsed:
-    date = _date(slots)
-    meal = slots.get("meal")
-    args: dict[str, Any] = {"date": date.isoformat()}
-    if meal:
-        args["meal_type"] = meal
-    return Parsed("planner_get_meal", args, f"show {meal or 'meals'} on {date:%A}")
-
-
-def _meals(slots: Slots) -> Parsed:
-    today = slots.world.today
-    days = int(slots.get("count") or 7)
-    if slots.get("next_week"):
-        start = today + datetime.timedelta(days=7 - today.weekday())
-        end = start + datetime.timedelta(days=6)
-    else:
-        start, end = today, today + datetime.timedelta(days=max(1, min(days, 62)) - 1)
-    return Parsed(
-        "planner_list_meals",
-        {"start_date": start.isoformat(), "end_date": end.isoformat()},
-        "show the meal plan",
-    )
-
-
-def _plan(slots: Slots) -> Parsed:
-    pk, title = slots.get("recipe")
-    date = _date(slots)
-    meal = slots.get("meal")
-    return Parsed(
-        "planner_add_meal",
-        {"recipe_id": pk, "date": date.isoformat(), "meal_type": meal},
-        f"plan {title} for {meal} on {date:%A %-d %B}",
-    )
-
-
 def _show_list(slots: Slots) -> Parsed | Ask:
-    where = _which_list(slots)
+    where = which_list(slots, "show the {list} list")
     if isinstance(where, Ask):
         return where
     if not where:
@@ -245,12 +193,12 @@ WHEN = (
     "(on|for) {when} [night|evening|morning|afternoon]]"
 )
 LANGUAGE = Language(
-    lists={"grocery_list": list_names, "recipe": recipe_titles},
+    lists={"grocery_list": list_names, "recipe": recipe_titles, "grocery_item": item_names},
     values={
         "meal": MEALS,
         "ingredient": _ingredient_words(),
         "unit_word": sorted(said.UNIT_WORDS.items()),
-        "qty": [(w, n) for w, n in said.NUMBER_WORDS.items() if isinstance(n, int)],
+        "qty": sorted(said.NUMBER_WORDS.items()),
     },
     wildcards=("items", "list_name", "recipe_text"),
     rules={
@@ -266,6 +214,9 @@ LANGUAGE = Language(
                 "(grocery|shopping|food) list (called|named|titled|for) {list_name}",
                 "[a] new (grocery|shopping|food) list (called|named|titled) {list_name}",
                 "[<please>] (create|start|make|new) [a] [new] list (called|named|titled) {list_name}",
+                "[<please>] [can you|could you] (create|start|make|set up|open|begin) [me] [a|an] "
+                "[new|separate|second|another] [grocery|shopping|food] list for {list_name}",
+                "[a] new [grocery|shopping|food] list for {list_name}",
             ),
             build=_create_list,
             examples=("create a grocery list called Weekend BBQ",),
@@ -273,8 +224,8 @@ LANGUAGE = Language(
         Intent(
             "grocery_add_item",
             (
-                "[<please>] [can you|could you] (add|put|stick|throw|pop|write|jot) [down] {items} "
-                "(to|on|onto|in|into) <list>",
+                "[<please>] [can you|could you] (add|put|stick|throw|pop|write|jot|grab|get|pick "
+                "up|buy) [down] {items} (to|on|onto|in|into|for) <list>",
                 "[<please>] (add|put) {items} (to|on|onto) [<the>] {grocery_list} [list] "
                 "[please|pls|plz|thanks|thx]",
                 "(i|we) need {items} (add|put) (it|them|that|those|these) (to|on|onto|in) <list>",
@@ -287,8 +238,8 @@ LANGUAGE = Language(
         Intent(
             "grocery_need",
             (
-                "(i|we) [really|also] (need|are out of|ran out of|have run out of|'ve run out of) "
-                "[to buy|to get|to pick up] <amount> {ingredient}",
+                "[(i|we)] [really|also|still] (need|are out of|ran out of|have run out of|'ve run "
+                "out of) [to buy|to get|to pick up] <amount> {ingredient}",
                 "(we're|i'm|were|im|we are|i am) [all|completely|almost|nearly] out of <amount> "
                 "{ingredient}",
                 "[(i|we)] (need to|have to|gotta|got to|must|should) (buy|pick up|get) [some|more] "
@@ -314,7 +265,7 @@ LANGUAGE = Language(
                 "[<please>] (save|create|add|make|write down|new) [me] [a|the|my] [new] recipe "
                 "{recipe_text}",
             ),
-            build=_recipe,
+            build=meals.recipe_typed,
             examples=("save a recipe for overnight oats: 1 cup oats, 1 cup milk",),
         ),
         Intent(
@@ -337,7 +288,7 @@ LANGUAGE = Language(
                 "(what's|whats|what is) [planned|on the menu] for {meal} [<when_meal>]",
                 "(what's|whats|what is) (planned|on the menu|on the meal plan) [for] <when_meal>",
             ),
-            build=_meal,
+            build=meals.meal,
             examples=("what's for dinner tonight",),
         ),
         Intent(
@@ -351,19 +302,62 @@ LANGUAGE = Language(
                 "we got|have i got|we've|i've) [got] (planned|on the plan|coming up|lined up) "
                 "[for|in] [the next {count} days|{next_week}|this week|the week]",
             ),
-            build=_meals,
+            build=meals.meals,
             examples=("what meals are planned for the next 7 days",),
         ),
         Intent(
             "planner_add_meal",
             (
-                "[<please>] (plan|schedule|put|add|have|make) [my|the] {recipe} (for|as) [my] "
-                "{meal} [<when_meal>]",
+                "[<please>] (plan|schedule|put|add|have|make|pencil in) [my|the] {recipe} [down|in] "
+                "(for|as) [my] {meal} [<when_meal>]",
                 "[<please>] (plan|schedule|put|add) [my|the] {recipe} [<when_meal>] (for|as) "
                 "{meal}",
             ),
-            build=_plan,
+            build=meals.plan,
             examples=("plan overnight oats for breakfast tomorrow",),
+        ),
+        Intent(
+            "recipe_get",
+            (
+                "[<please>] (show|open|give|read|pull up|get|find) [me] [the|my|our] {recipe} "
+                "[recipe] [please|pls|plz|thanks|thx]",
+                "[<please>] (show|open|give|read|pull up|get|find) [me] [the|my|our] recipe "
+                "(for|called|named) {recipe} [please|pls|plz|thanks|thx]",
+                "how (do|should|can) (i|we|you) (make|cook|prepare) [the|my|our] {recipe}",
+                "(what's|whats|what is|what goes) in [the|my|our] {recipe} [recipe]",
+                "what do (i|we) need (for|to make) [the|my|our] {recipe} [recipe]",
+            ),
+            build=meals.recipe_get,
+            examples=("show me the overnight oats recipe",),
+        ),
+        Intent(
+            "grocery_push_ingredients",
+            (
+                "[<please>] [can you|could you] (add|put|get|grab|push|send|throw|copy) [all] [of] "
+                "[the|my] (ingredients|stuff|things|everything) (for|of|from|in|to make) "
+                "[the|my|our] {recipe} [recipe] (to|on|onto|in|into) <list>",
+                "[<please>] [can you|could you] (add|put|push|send|copy) [the|my|our] {recipe} "
+                "[recipe] ingredients (to|on|onto|in|into) <list>",
+                "[<please>] [can you|could you] (add|put|push|send|copy) [the|my|our] {recipe} "
+                "recipe (to|on|onto|in|into) <list>",
+                "(shop|shopping) for [the|my|our] {recipe} [recipe]",
+            ),
+            build=meals.push,
+            examples=("add the ingredients for overnight oats to my grocery list",),
+        ),
+        Intent(
+            "grocery_check_item",
+            (
+                "[<please>] [can you|could you] (tick|cross|strike) [off] [the|my|our] "
+                "{grocery_item} [off] [(on|from|off) <list>] [please|pls|plz|thanks|thx]",
+                "[<please>] [can you|could you] (check|mark) off [the|my|our] {grocery_item} "
+                "[(on|from|off) <list>] [please|pls|plz|thanks|thx]",
+                "[<please>] [can you|could you] (check|mark) [the|my|our] {grocery_item} (off|as "
+                "(done|bought|got|gotten|picked up|purchased)) [(on|from|off) <list>] "
+                "[please|pls|plz|thanks|thx]",
+            ),
+            build=meals.check,
+            examples=("tick the milk off my list",),
         ),
         Intent(
             "grocery_list_lists",

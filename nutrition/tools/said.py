@@ -14,7 +14,9 @@ from coach.llm.offline.grammar import CommandError
 from coach.llm.offline.language import World
 from nutrition.models import Ingredient
 
-NUMBER_WORDS: dict[str, int | Decimal] = {
+# Quantities are JSON numbers in a tool call (the tools read them as exact decimals): a whole
+# number, else a float of at most a few decimal places ("half a kilo" is 0.5).
+NUMBER_WORDS: dict[str, int | float] = {
     "a": 1,
     "an": 1,
     **vocabulary.NUMBER_WORDS,
@@ -25,8 +27,8 @@ NUMBER_WORDS: dict[str, int | Decimal] = {
     "a couple": 2,
     "couple of": 2,
     "a pair of": 2,
-    "half a": Decimal("0.5"),
-    "half": Decimal("0.5"),
+    "half a": 0.5,
+    "half": 0.5,
 }
 UNIT_WORDS = {
     "cup": "cup",
@@ -99,7 +101,7 @@ ITEM = re.compile(
 
 @dataclass(frozen=True)
 class Item:
-    quantity: int | Decimal
+    quantity: int | float
     unit: str
     words: str  # as the athlete wrote it
     ingredient: str | None  # the known ingredient's exact name, when it is one
@@ -137,7 +139,7 @@ def forms(name: str) -> set[str]:
     return forms
 
 
-def _number(raw: str) -> int | Decimal:
+def _number(raw: str) -> int | float:
     raw = raw.lower().replace(",", ".")
     if raw in NUMBER_WORDS:
         return NUMBER_WORDS[raw]
@@ -145,7 +147,7 @@ def _number(raw: str) -> int | Decimal:
         value = Decimal(raw)
     except InvalidOperation:
         raise CommandError(f'"{raw}" is not a quantity.') from None
-    return int(value) if value == value.to_integral_value() else value
+    return int(value) if value == value.to_integral_value() else float(value)
 
 
 def item(text: str, world: World) -> Item | None:

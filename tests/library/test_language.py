@@ -241,3 +241,26 @@ def test_anything_i_can_do_for_my_back_searches_the_back(athlete):
     assert calls(athlete, "anything i can do for my back") == [
         ("search_workout_library", {"query": "back"})
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "query"),
+    [
+        ("what's in the library for upper body", "upper body"),
+        ("anything in the library with kettlebells", "kettlebells"),
+        ("what do you have for legs in the library", "legs"),
+        ("any workouts for my back", "back"),
+        ("got any routines that target glutes", "glutes"),
+    ],
+)
+def test_the_library_asked_what_it_has_for_a_body_part_or_equipment(athlete, text, query):
+    assert calls(athlete, text) == [("search_workout_library", {"query": query})]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["any workouts for tomorrow", "got any sessions for this weekend", "workouts for next week"],
+)
+def test_workouts_for_a_day_are_no_search_for_the_day(athlete, text):
+    found = read(athlete, text)
+    assert found is None or not any(c.name == "search_workout_library" for c in found.calls)

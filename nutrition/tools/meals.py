@@ -1,0 +1,123 @@
+"""The builds of the recipe, meal plan and list-item sentences of ``language``: a recipe typed
+in a sentence, a recipe read or planned by its title, its ingredients pushed to a list, the meal
+plan read for a day or a span, an item ticked off by its name."""
+
+from __future__ import annotations
+
+import datetime
+import re
+from typing import Any
+
+from coach.llm.offline.grammar import CommandError, Parsed
+from coach.llm.offline.language import Ask, Slots, day_of, rest_of_message
+
+from . import said
+from .references import items_named, which_list
+
+
+def recipe_typed(slots: Slots) -> Parsed:
+    text = rest_of_message(slots)
+    m = re.search(r"\brecipe\s+(?:for|called|named|titled)?\s*(.+?)\s*:\s*(.+)$", text, re.I)
+    if m is None:
+        raise CommandError(
+            'Give the title and ingredients, e.g. "save a recipe for overnight oats: 1 cup oats, '
+            '1 cup milk".'
+        )
+    title = m.group(1).strip(" \"'")
+    title = title[:1].upper() + title[1:]
+    lines = []
+    for item in said.items(m.group(2), slots.world):
+        if item.ingredient is None:
+            raise CommandError(
+                f'"{item.words}" is not a known ingredient; use its usual name (e.g. "rolled oats").'
+            )
+        lines.append({"ingredient": item.ingredient, "quantity": item.quantity, "unit": item.unit})
+    if not lines:
+        raise CommandError('List the ingredients, e.g. "1 cup oats, 1 cup milk".')
+    return Parsed(
+        "recipe_create",
+        {"title": title[:200], "ingredients": lines},
+        f'create the recipe "{title}"',
+    )
+
+
+def day_meant(slots: Slots) -> datetime.date:
+    world = slots.world
+    if "day" in slots:  # a weekday: the next one from today (a meal is planned ahead)
+        ahead = (int(slots.get("day")) - world.today.weekday()) % 7
+        return world.today + datetime.timedelta(days=ahead)
+    return day_of(slots, world) or world.today
+
+
+def meal(slots: Slots) -> Parsed:
+    date = day_meant(slots)
+    meal = slots.get("meal")
+    args: dict[str, Any] = {"date": date.isoformat()}
+    if meal:
+        args["meal_type"] = meal
+    return Parsed("planner_get_meal", args, f"show {meal or 'meals'} on {date:%A}")
+
+
+def meals(slots: Slots) -> Parsed:
+    today = slots.world.today
+    days = int(slots.get("count") or 7)
+    if slots.get("next_week"):
+        start = today + datetime.timedelta(days=7 - today.weekday())
+        end = start + datetime.timedelta(days=6)
+    else:
+        start, end = today, today + datetime.timedelta(days=max(1, min(days, 62)) - 1)
+    return Parsed(
+        "planner_list_meals",
+        {"start_date": start.isoformat(), "end_date": end.isoformat()},
+        "show the meal plan",
+    )
+
+
+def plan(slots: Slots) -> Parsed:
+    pk, title = slots.get("recipe")
+    date = day_meant(slots)
+    meal = slots.get("meal")
+    return Parsed(
+        "planner_add_meal",
+        {"recipe_id": pk, "date": date.isoformat(), "meal_type": meal},
+        f"plan {title} for {meal} on {date:%A %-d %B}",
+    )
+
+
+def recipe_get(slots: Slots) -> Parsed:
+    pk, title = slots.get("recipe")
+    return Parsed("recipe_get", {"recipe_id": pk}, f"show the recipe {title}")
+
+
+def push(slots: Slots) -> Parsed | Ask:
+    """A recipe's ingredients onto a list (the tool adds them up with what is there)."""
+    pk, title = slots.get("recipe")
+    where = which_list(slots, f"add the ingredients for {title} to the {{list}} list")
+    if isinstance(where, Ask):
+        return where
+    target = where.get("grocery_list_name", "your grocery list")
+    return Parsed(
+        "grocery_push_ingredients",
+        {**where, "recipe_ids": [pk]},
+        f"add the ingredients for {title} to {target}",
+    )
+
+
+def check(slots: Slots) -> Parsed | Ask:
+    """An item ticked off by its name; on several lists, which one is asked."""
+    name = slots.get("grocery_item")
+    found = items_named(slots.world, name, slots.get("grocery_list"))
+    if not found:
+        raise CommandError(f"{name} is not on that list (or is already ticked off).")
+    lists = sorted({i.grocery_list.name for i in found})
+    if len(lists) > 1:
+        return Ask(
+            f"Which list should I tick {name} off: " + ", ".join(lists[:-1]) + f" or {lists[-1]}?",
+            tuple(f"tick {name} off the {n} list" for n in lists),
+        )
+    item = found[0]
+    return Parsed(
+        "grocery_check_item",
+        {"grocery_item_id": item.pk},
+        f"tick {item.name} off {item.grocery_list.name}",
+    )
