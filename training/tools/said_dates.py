@@ -10,9 +10,11 @@ dates (a session moved from one to the other) uses two prefixes, so each date ha
 How a date is read (``date_said``):
 
 * A bare weekday in a change means this week's, as every family reads it (``day_of``; the
-  preview shows the date before anything is applied); "next Friday" is next week's. In a question
-  about training done it is the latest such day up to today (Friday, asked on a Tuesday, is last
-  Friday).
+  preview shows the date before anything is applied), while it is still to come; one that is
+  today or has passed ("on friday", said on a Friday or a Saturday) is asked: this one or the
+  next, both dates as chips. "this Friday" is this week's, "next Friday" next week's. In a
+  question about training done (and a session marked done) it is the latest such day up to
+  today (Friday, asked on a Tuesday, is last Friday).
 * "Dec 5" is the Dec 5 nearest today; "the 5th" the next 5th for a change, the last one for a read.
 * "12/5" is a question when both orders are dates (December 5 or May 12?).
 """
