@@ -72,14 +72,50 @@ def test_and_push_the_rest_pushes_every_later_session(program):
     )
 
 
-def test_a_bare_weekday_is_this_weeks_and_next_monday_is_next_weeks(program):
+def test_a_bare_weekday_to_come_is_this_weeks_and_next_monday_is_next_weeks(program):
     # The convention every family shares (day_of): the preview shows the date before Apply.
-    assert calls(program, "move tomorrow's workout to monday") == move(
-        2, "Lower Body B", "2026-11-23"
+    assert calls(program, "move tomorrow's workout to sunday") == move(
+        2, "Lower Body B", "2026-11-29"
     )
     assert calls(program, "move tomorrow's workout to next monday") == move(
         2, "Lower Body B", "2026-11-30"
     )
+    assert calls(program, "move tomorrow's workout to this monday") == move(
+        2, "Lower Body B", "2026-11-23"
+    )
+
+
+@pytest.mark.parametrize(
+    ("message", "this", "then"),
+    [
+        # Thursday: Monday has passed, Thursday is today; this week's or the next? Asked.
+        ("move tomorrow's workout to monday", "November 23", "November 30"),
+        ("move tomorrow's workout to thursday", "today", "December 3"),
+        ("add a 20 min easy run on monday", "November 23", "November 30"),
+    ],
+)
+def test_a_bare_weekday_that_is_today_or_has_passed_is_asked_with_both_dates(
+    program, message, this, then
+):
+    understood = say(program, message)
+    assert understood.ask is not None and not understood.calls
+    first, second = understood.ask.options
+    assert this in first and then in second
+    for option in (first, second):
+        assert calls(program, option)  # each chip is understood as it reads
+
+
+def test_a_passed_weekdays_session_is_asked_for_a_change_and_the_latest_for_done(program):
+    understood = say(program, "skip monday's workout, im travelling")
+    assert understood.ask is not None and not understood.calls
+    assert "November 23" in understood.ask.question and "November 30" in understood.ask.question
+    for week, option in zip((2, 3), understood.ask.options, strict=True):
+        ((name, args),) = calls(program, option)
+        assert name == "skip_workout" and args["workout_id"] == ref(week, "Lower Body A")
+    # Done is about the past: Monday's session is this week's, already had.
+    assert calls(program, "I did monday's workout") == [
+        ("mark_workout_complete", {"workout_id": ref(2, "Lower Body A")})
+    ]
 
 
 def test_a_date_written_both_ways_is_a_question_naming_both(program):

@@ -75,6 +75,11 @@ ALONE = [
     "i hate my life",
     "i can't keep going like this",
     "i want to give up on life",
+    # round 2 (issue 20): others happier without the athlete, tired of living
+    "everyone would be happier without me",
+    "my family would be better off without me",
+    "im so tired of living",
+    "honestly im tired of life tbh",
 ]
 INSIDE = [
     "skip tomorrow's workout, honestly I feel hopeless and want to hurt myself",
@@ -102,6 +107,11 @@ NOT_CRISIS = [
     "mood 1",
     "i can't keep going at this pace",
     "i hate burpees",
+    "this PR is killing me",
+    "leg day killed me lol, my quads are dead",
+    "im tired of life admin",
+    "the team would be better without me on defense",
+    "im sick of squats",
 ]
 
 

@@ -41,6 +41,37 @@ def test_a_mood_as_a_number_is_a_mood_log_never_a_medicine(text, mood):
 
 
 @pytest.mark.parametrize(
+    ("text", "mood"),
+    [
+        ("mood 7/10", "good"),
+        ("i'm like a 3 out of 10 today", "poor"),
+        ("mood: 8", "good"),
+        ("mood is a solid nine out of ten", "great"),
+        ("my mood is 10/10", "great"),
+        ("mood 5/10", "okay"),
+        ("mood 6 out of 10", "okay"),
+        ("log my mood as 4/10", "poor"),
+        ("mood 1/10", "poor"),
+    ],
+)
+def test_a_mood_out_of_ten_is_half_the_score_rounded_up_on_the_five_steps(text, mood):
+    # 1-4 poor, 5-6 okay, 7-8 good, 9-10 great; a bare 6 to 10 can only be out of ten, a bare
+    # 1 to 5 stays on the five steps (above: "mood 2" is poor, "log my mood as 4" good).
+    assert calls(text) == [("log_mood", {"mood": mood})]
+
+
+def test_a_mood_number_past_ten_is_no_mood():
+    found = understand("mood 11", World(today=TODAY, turns=[Turn(role="user", content="mood 11")]))
+    assert found is None or not any(c.name == "log_mood" for c in found.calls)
+
+
+def test_had_physio_is_a_care_record_never_a_medicine():
+    assert [name for name, _ in calls("had physio today for my hamstring")] == ["create_care_log"]
+    ((_, args),) = calls("had physio today for my hamstring")
+    assert args["log_type"] == "physio" and args["occurred_at"].startswith("2026-11-26")
+
+
+@pytest.mark.parametrize(
     ("text", "expected"),
     [
         (

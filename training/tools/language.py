@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from coach.llm.offline.language import Language
 
-from . import said_dates, said_sessions, say_custom, say_reads, say_schedule
+from . import said_dates, said_sessions, say_custom, say_reads, say_schedule, say_sick
 
 LEADS = [
     "i need to",
@@ -60,7 +60,7 @@ LEADS = [
 LEAD = [(f"{lead}{tail}", lead) for lead in LEADS for tail in ("", " please", " pls", " just")]
 
 LANGUAGE = Language(
-    intents=(*say_schedule.INTENTS, *say_custom.INTENTS, *say_reads.INTENTS),
+    intents=(*say_schedule.INTENTS, *say_sick.INTENTS, *say_custom.INTENTS, *say_reads.INTENTS),
     lists={"training_session": said_sessions.session_names},
     values={
         **said_dates.VALUES,

@@ -10,9 +10,11 @@ dates (a session moved from one to the other) uses two prefixes, so each date ha
 How a date is read (``date_said``):
 
 * A bare weekday in a change means this week's, as every family reads it (``day_of``; the
-  preview shows the date before anything is applied); "next Friday" is next week's. In a question
-  about training done it is the latest such day up to today (Friday, asked on a Tuesday, is last
-  Friday).
+  preview shows the date before anything is applied), while it is still to come; one that is
+  today or has passed ("on friday", said on a Friday or a Saturday) is asked: this one or the
+  next, both dates as chips. "this Friday" is this week's, "next Friday" next week's. In a
+  question about training done (and a session marked done) it is the latest such day up to
+  today (Friday, asked on a Tuesday, is last Friday).
 * "Dec 5" is the Dec 5 nearest today; "the 5th" the next 5th for a change, the last one for a read.
 * "12/5" is a question when both orders are dates (December 5 or May 12?).
 """
@@ -115,7 +117,8 @@ def _day_words() -> list[tuple[str, str]]:
         for weeks, forms in ((0, THIS), (1, NEXT), (-1, LAST)):
             for form in forms:
                 said = form.format(words) if "{}" in form else form + words
-                pairs.append((said, f"day:{index}:{weeks}"))
+                bare = weeks == 0 and form in ("", "on ")  # "friday": this week's or the next?
+                pairs.append((said, f"day:{index}:{weeks}" + (":bare" if bare else "")))
     for words, when in SHARED.values["when"]:
         pairs += [
             (words, f"when:{when}"),
@@ -203,9 +206,13 @@ def _retold(slots: Slots, key: str, words: str) -> str:
     return text
 
 
-def date_said(slots: Slots, p: str, *, past: bool = False) -> datetime.date | Ask | None:
+def date_said(
+    slots: Slots, p: str, *, past: bool = False, change: bool = False
+) -> datetime.date | Ask | None:
     """The date the ``<p>_…`` slots name, an ``Ask`` when it could be two, or None when no date
-    was said. ``past``: a question about training done (a bare weekday is the latest one)."""
+    was said. ``past``: a question about training done (a bare weekday is the latest one).
+    ``change``: a date a change lands on; a bare weekday that is today or has passed this week
+    ("on friday", said on a Friday or a Saturday) could be this week's or the next: asked."""
     world: World = slots.world
     today = world.today
     get = slots.get
@@ -218,10 +225,14 @@ def date_said(slots: Slots, p: str, *, past: bool = False) -> datetime.date | As
             return today + datetime.timedelta(days=SHIFTS[rest])
         if kind == "shift":
             return today + datetime.timedelta(days=int(rest))
-        index, weeks = (int(n) for n in rest.split(":"))
+        index_said, weeks_said, *bare = rest.split(":")
+        index, weeks = int(index_said), int(weeks_said)
         if weeks:
             return world.weekday(index) + datetime.timedelta(days=7 * weeks)
-        return _weekday(slots, index, past=past)
+        day = _weekday(slots, index, past=past)
+        if change and bare and day <= today:
+            return which_weekday(slots, day, f"{p}_word")
+        return day
     if get(f"{p}_in") is not None:
         return today + datetime.timedelta(days=int(get(f"{p}_in")))
     if get(f"{p}_ago") is not None:
@@ -236,6 +247,27 @@ def date_said(slots: Slots, p: str, *, past: bool = False) -> datetime.date | As
     if get(f"{p}_num") is not None:
         return _numeric_date(slots, p)
     return None
+
+
+def which_weekday(slots: Slots, day: datetime.date, key: str = "", span: str = "") -> Ask:
+    """A bare weekday in a change that is today or has passed this week: this one or the next?
+    The chips retell the sentence with each date (``span``, or the words of slot ``key``)."""
+    later = day + datetime.timedelta(days=7)
+    this = "today" if day == slots.world.today else told(day)
+    said = span or slots.words.get(key, "")
+
+    def retold(words: str) -> str:
+        if said and re.search(re.escape(said), slots.text, re.I):
+            return re.sub(re.escape(said), words, slots.text, count=1, flags=re.I)
+        return slots.text
+
+    if span:
+        first = "today's session" if day == slots.world.today else f"the session on {spoken(day)}"
+        options = (retold(first), retold(f"the session on {spoken(later)}"))
+    else:
+        first = "today" if day == slots.world.today else spoken(day)
+        options = (retold(first), retold(spoken(later)))
+    return Ask(f"Which {day:%A} do you mean: {this} or {told(later)}?", options)
 
 
 def _weekday(slots: Slots, index: int, *, past: bool) -> datetime.date:

@@ -18,7 +18,7 @@ from coach.llm.offline.grammar import CommandError
 from coach.llm.offline.language import Ask, Slots, World
 from coach.vocabulary import DAY_NAMES
 
-from .said_dates import date_rule, date_said, spoken, told
+from .said_dates import date_rule, date_said, spoken, told, which_weekday
 
 NOUNS = (
     "workout|session|training|training session|workout session|sesh|run|ride|swim|lift|"
@@ -226,8 +226,11 @@ def session_said(slots: Slots, p: str = "s", *, past: bool = False) -> Planned |
             if poss in shift
             else _weekday(world, int(poss), past=past)
         )
+        if poss not in shift and not past and day <= world.today:
+            # "friday's workout" said on a Friday or later: this week's or the next? Asked.
+            return which_weekday(slots, day, span=_span(slots, p))
     else:
-        day = date_said(slots, p, past=past)
+        day = date_said(slots, p, past=past, change=not past)
     if isinstance(day, Ask):
         return day
     name = slots.get(f"{p}_name")

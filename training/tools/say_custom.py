@@ -95,7 +95,7 @@ def _which_sport(slots: Slots) -> Ask:
 def _custom(slots: Slots) -> Parsed | Ask:
     if slots.get("sport") is None:
         return _which_sport(slots)
-    day = date_said(slots, "t")
+    day = date_said(slots, "t", change=True)
     if isinstance(day, Ask):
         return day
     if day is None:

@@ -289,7 +289,8 @@ INTENTS = (
             f" {{training_unit:unit}}|{{training_plan_week:plan_week}}) [look like]",
             # "what's on Friday" is the program family's (the session with its exercises).
             "what('s| is) (planned|scheduled|coming up|up) [for] <tr_day>",
-            "what('s| is) on <the> (plan|schedule|calendar) [for] <tr_day>",
+            "what('s| is) on <the> (plan|schedule|calendar) [for] (<tr_day>|"
+            f"{{training_plan_week:plan_week}}|{NEXT})",
             f"{LEAD} {SHOW} <the> next {{count:n}} {{training_unit:unit}} of <the> (plan|schedule)",
             f"[{LEAD} (give me|show me)] [an] (overview|preview) of ({{training_plan_week:plan_week}}"
             f"|{NEXT})",

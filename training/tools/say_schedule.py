@@ -61,7 +61,7 @@ def _move(slots: Slots) -> Parsed | list[Parsed] | Ask:
             days=int(slots.get("shift")) * int(slots.get("direction", 1))
         )
     else:
-        new = date_said(slots, "t")
+        new = date_said(slots, "t", change=True)
     if isinstance(new, Ask):
         return new
     if new is None:
@@ -147,8 +147,19 @@ def _skip(slots: Slots) -> Parsed | list[Parsed] | Ask:
     )
 
 
+# Sessions that are care, not training ("had a physio session yesterday" is a visit to record,
+# never yesterday's workout marked done).
+_CARE = re.compile(
+    r"\b(?:physio\w*|pt|physical\s+therapy|massage|chiro\w*|osteo\w*|doctor|doc|gp|therapy|"
+    r"therapist|counsel\w*|rehab|acupuncture|dentist)\b",
+    re.I,
+)
+
+
 def _complete(slots: Slots) -> Parsed | list[Parsed] | Ask:
-    session = _session(slots)
+    if _CARE.search(str(slots.words.get("notes") or "")):
+        raise NotMeant
+    session = session_said(slots, "s", past=True)  # done: a bare weekday is the latest one
     if isinstance(session, Ask):
         return session
     if _already(slots, "mark_workout_complete", session.ref):
@@ -166,7 +177,17 @@ def _complete(slots: Slots) -> Parsed | list[Parsed] | Ask:
     return Parsed("mark_workout_complete", arguments, f"mark {session.told} done")
 
 
+_REQUEST = re.compile(
+    r"\b(skip\w*|miss\w*|drop\w*|cancel\w*|add\w*|remov\w*|delet\w*|swap\w*|switch\w*|"
+    r"done|complet\w*|except|but|not|no|only)\b",
+    re.I,
+)
+
+
 def _lighten(slots: Slots) -> Parsed | Ask:
+    if _MOVE.search(str(slots.get("why") or "")) or _REQUEST.search(str(slots.get("why") or "")):
+        # "make the next 4 days easier, im skipping friday": more is asked than a lighter plan.
+        raise NotMeant
     days = slots.get("days")
     if slots.get("weeks") is not None:
         days = int(slots.get("weeks")) * 7
@@ -200,6 +221,12 @@ CANT = (
 )
 MAKE = "(make it|make|do|manage|train|work out|go|come|attend|get to) [to]"
 THAT_ONE = "(it|that|this|that one|the session|the workout|the training)"
+# How the athlete feels, said after a complete request ("make the next 4 days easier, im run
+# down"): only as a statement about themselves, so no other request hides in the free words.
+AFTER = (
+    f"[{BECAUSE}] (i'm|im|i am|i feel|feeling|i've been|ive been|been|i got|i've got|ive got|my)"
+    " {training_why:why}"
+)
 PERIOD = (
     "(<the> next {count:days} days|<the> next {count:weeks} weeks|{training_span:days}"
     "|{count:days} days|{count:weeks} weeks)"
@@ -270,10 +297,12 @@ INTENTS = (
     Intent(
         "lighten_plan",
         (
-            f"[{{training_feeling:feeling}}] {LEAD} (make|keep) {PERIOD} (easier|lighter|easy|light)",
+            f"[{{training_feeling:feeling}}] {LEAD} (make|keep) {PERIOD} (easier|lighter|easy|light)"
+            f" [{AFTER}]",
             f"[{{training_feeling:feeling}}] {LEAD} (make|keep) <the> (plan|training|program|workouts) "
             f"(easier|lighter) [for] [{PERIOD}]",
-            f"[{{training_feeling:feeling}}] {LEAD} (go|take it) (easy|easier|light|lighter) [on me] [for] [{PERIOD}]",
+            f"[{{training_feeling:feeling}}] {LEAD} (go|take it) (easy|easier|light|lighter) [on me] [for] [{PERIOD}]"
+            f" [{AFTER}]",
             f"[{{training_feeling:feeling}}] {LEAD} (lighten|ease|dial back|tone down|scale back|back off) "
             f"[up] [on] <the> (plan|training|program|workouts|load) [for] [{PERIOD}]",
             f"{LEAD} (lighten|ease) [up] <the> (plan|training|program|workouts|load)"

@@ -26,6 +26,7 @@ CRISIS = Language(
         "could|should|would|about|urge|urges|thinking of|been thinking of|been thinking about)",
         "not": "(don't|do not|dont|can't|cant|cannot|no longer|just don't|just dont|really don't|"
         "really dont)",
+        "end": "(anymore|any more|now|honestly|tbh|anyway|anyways|tho|though|lol|to be honest)",
     },
     intents=(
         Intent(
@@ -98,6 +99,17 @@ CRISIS = Language(
                 "[{crisis_before}] (can't|cant|cannot) (keep going|keep living|go on|carry on|do "
                 "this) (like this|anymore|any more)",
                 "[{crisis_before}] give up on (life|living|everything) [{crisis_after}]",
+                # Others better off, or life itself wearing the athlete out: "everyone would be
+                # happier without me", "so tired of living".
+                "[{crisis_before}] (better|happier) (off|off without me|without me) (if|when|once) "
+                "(i|i'm|im) (wasn't|wasnt|was not|weren't|werent) (here|around|alive) "
+                "[{crisis_after}]",
+                "[{crisis_before}] (everyone|everybody|the world|people|they|my family|my friends|"
+                "my kids|my parents|my partner|my wife|my husband|all of them|we all) (would|will|"
+                "'d|wd) [all] be (better|happier) [off] without me [<end>]",
+                "[{crisis_before}] (tired|sick|exhausted|weary) of (living|being alive|life|existing|"
+                "being here) [<end>]",
+                "[{crisis_before}] <wish> [to] (hurt|hurting|harm|harming) (me|myself) [{crisis_after}]",
                 "[{crisis_before}] (take|taking|took|swallow|swallowing|swallowed) (all|the whole "
                 "bottle of) [of] [my|the] (pills|tablets|meds|medication|sleeping pills) "
                 "[{crisis_after}]",

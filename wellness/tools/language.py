@@ -26,7 +26,7 @@ from coach.llm.offline.language import (
 from . import said
 from .crisis import CRISIS
 from .offline import SUPPLEMENTS
-from .words import CARE_PLACES, INJURY_VERBS, LOG_KINDS, MOOD_SCORES, MOODS, SPANS
+from .words import CARE_PLACES, INJURY_VERBS, LOG_KINDS, MOOD_SCORES, MOOD_TENS, MOODS, SPANS
 from .writes import TAKEN_THINGS, days_text
 
 # --- what the athlete took ------------------------------------------------------------------------
@@ -73,6 +73,9 @@ def _medicine(slots: Slots) -> Parsed:
         dose = "2" if count.group(1).lower() == "a couple of" else dose
     if not name:
         raise CommandError('Say what you took, e.g. "I took 400 mg ibuprofen".')
+    if any(re.match(rf"{re.escape(place)}\b", name, re.I) for place, _ in CARE_PLACES):
+        # "had physio today": a care session, never a medicine called "physio".
+        raise NotMeant
     if said.not_a_medicine(name):
         # "log my mood as 2", "log my sleep": how the athlete is, not a medicine they took.
         raise NotMeant
@@ -110,7 +113,7 @@ def _medicine(slots: Slots) -> Parsed:
 
 
 def _mood(slots: Slots) -> Parsed:
-    mood = slots.get("mood") or slots.get("mood_score")
+    mood = slots.get("mood") or slots.get("mood_score") or slots.get("mood_ten")
     args = {"mood": mood}
     note = str(slots.get("mood_note") or "").strip(" ,.")
     if note:
@@ -283,6 +286,7 @@ EVERYDAY = Language(
     values={
         "mood": MOODS,
         "mood_score": MOOD_SCORES,
+        "mood_ten": MOOD_TENS,
         "care_place": CARE_PLACES,
         "span": SPANS,
         "log_kind": LOG_KINDS,
@@ -321,6 +325,11 @@ EVERYDAY = Language(
                 "<lately>",
                 "(log|record|set|put|rate) [my|today's] mood [as|to|at] [a|an] {mood_score} "
                 "[out of (5|five)] <lately>",
+                "[<hedge>] [my] mood [today] [is|was|:|=|at] [a|an] [solid|strong|good|low|high] "
+                "{mood_ten} <lately>",
+                "(log|record|set|put|rate) [my|today's] mood [as|to|at] [a|an] {mood_ten} <lately>",
+                f"{MOOD_LEAD} [like|about|around|maybe] [a|an] [solid|strong|good|low] {{mood_ten}} "
+                "<lately>",
             ),
             build=_mood,
             examples=("feeling great today", "mood is okay"),
@@ -359,6 +368,7 @@ EVERYDAY = Language(
                 "[the|my|a|an] {care_place} [{care_rest}]",
                 "[i] [just] (had|got) [a|an|my] {care_place} (session|appointment|visit|"
                 "checkup|check-up) [{care_rest}]",
+                "[i] [just] had [a|an|my] {care_place} [{care_rest}]",
                 "[i] [think] [i] {injury_verb} my {body_part}",
             ),
             build=_care,

@@ -48,7 +48,11 @@ SUPPLEMENTS = (
 )
 HELP = [
     ("Log what you took (logged at once, with Undo)", "I took my creatine this morning"),
-    ("Log your mood (great, good, okay, poor)", "mood good"),
+    (
+        "Log your mood (great, good, okay, poor; or a number: out of 5, 1-2 poor, 3 okay, 4 good, "
+        "5 great; out of 10, 1-4 poor, 5-6 okay, 7-8 good, 9-10 great)",
+        "mood good",
+    ),
     ("Log readiness (each 1-5)", "readiness sleep 4 soreness 2 stress 3"),
     ("Create a reminder", "remind me to take creatine at 08:00 every day"),
     (

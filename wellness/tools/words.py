@@ -32,6 +32,22 @@ MOOD_SCORES = [
     for number, mood in _SCORE_MOODS.items()
     for words in (str(number), f"{number}/5", f"{number} / 5", *_number_words(number))
 ]
+# A mood on a ten-point scale ("mood 7/10", "a 3 out of 10", "mood: 8"), on the same four steps:
+# half the score, rounded up, read as above (1-4 poor, 5-6 okay, 7-8 good, 9-10 great). A bare
+# 6 to 10 can only be out of ten; a bare 1 to 5 stays on the five steps (``MOOD_SCORES``).
+_TEN_MOODS = {n: _SCORE_MOODS[(n + 1) // 2] for n in range(1, 11)}
+MOOD_TENS = [
+    (words, mood)
+    for number, mood in _TEN_MOODS.items()
+    for said in (str(number), *_number_words(number))
+    for words in (
+        f"{said}/10",
+        f"{said} / 10",
+        f"{said} out of 10",
+        f"{said} out of ten",
+        *((said,) if number > 5 else ()),
+    )
+]
 
 
 CARE_PLACES = [
