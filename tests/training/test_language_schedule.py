@@ -85,24 +85,27 @@ def test_a_bare_weekday_to_come_is_this_weeks_and_next_monday_is_next_weeks(prog
     )
 
 
-@pytest.mark.parametrize(
-    ("message", "this", "then"),
-    [
-        # Thursday: Monday has passed, Thursday is today; this week's or the next? Asked.
-        ("move tomorrow's workout to monday", "November 23", "November 30"),
-        ("move tomorrow's workout to thursday", "today", "December 3"),
-        ("add a 20 min easy run on monday", "November 23", "November 30"),
-    ],
-)
-def test_a_bare_weekday_that_is_today_or_has_passed_is_asked_with_both_dates(
-    program, message, this, then
-):
-    understood = say(program, message)
+def test_a_bare_weekday_that_is_today_is_asked_with_both_dates(program):
+    # Thursday: "thursday" is today or a week away. Asked, each chip understood as it reads.
+    understood = say(program, "move tomorrow's workout to thursday")
     assert understood.ask is not None and not understood.calls
     first, second = understood.ask.options
-    assert this in first and then in second
+    assert "today" in first and "December 3" in second
     for option in (first, second):
-        assert calls(program, option)  # each chip is understood as it reads
+        assert calls(program, option)
+
+
+@pytest.mark.parametrize(
+    ("message", "tool", "key"),
+    [
+        ("move tomorrow's workout to monday", "reschedule_workout", "new_date"),
+        ("add a 20 min easy run on monday", "create_custom_workout", "date"),
+    ],
+)
+def test_a_bare_weekday_that_has_passed_is_the_next_one_in_a_change(program, message, tool, key):
+    # Thursday: Monday has passed this week, and nothing is planned into the past.
+    ((name, args),) = calls(program, message)
+    assert name == tool and args[key] == "2026-11-30"
 
 
 def test_a_passed_weekdays_session_is_asked_for_a_change_and_the_latest_for_done(program):

@@ -10,9 +10,11 @@ dates (a session moved from one to the other) uses two prefixes, so each date ha
 How a date is read (``date_said``):
 
 * A bare weekday in a change means this week's, as every family reads it (``day_of``; the
-  preview shows the date before anything is applied), while it is still to come; one that is
-  today or has passed ("on friday", said on a Friday or a Saturday) is asked: this one or the
-  next, both dates as chips. "this Friday" is this week's, "next Friday" next week's. In a
+  preview shows the date before anything is applied), while it is still to come. The day a change
+  lands on is never in the past: one that has passed ("on friday" said on a Saturday) is the
+  next one, and one that is today is asked (today or a week away, both as chips). A session
+  named by a passed weekday ("friday's workout" said on a Saturday) is asked: that one or the
+  next. "this Friday" is this week's, "next Friday" next week's. In a
   question about training done (and a session marked done) it is the latest such day up to
   today (Friday, asked on a Tuesday, is last Friday).
 * "Dec 5" is the Dec 5 nearest today; "the 5th" the next 5th for a change, the last one for a read.
@@ -211,8 +213,9 @@ def date_said(
 ) -> datetime.date | Ask | None:
     """The date the ``<p>_…`` slots name, an ``Ask`` when it could be two, or None when no date
     was said. ``past``: a question about training done (a bare weekday is the latest one).
-    ``change``: a date a change lands on; a bare weekday that is today or has passed this week
-    ("on friday", said on a Friday or a Saturday) could be this week's or the next: asked."""
+    ``change``: a date a change lands on. A bare weekday that has passed this week ("on friday"
+    said on a Saturday) is the next one, since a change never lands in the past; one that is today
+    ("on friday" said on a Friday) could be today or a week away: asked."""
     world: World = slots.world
     today = world.today
     get = slots.get
@@ -230,7 +233,9 @@ def date_said(
         if weeks:
             return world.weekday(index) + datetime.timedelta(days=7 * weeks)
         day = _weekday(slots, index, past=past)
-        if change and bare and day <= today:
+        if change and bare and day < today:
+            return day + datetime.timedelta(days=7)  # nothing lands in the past: the next one
+        if change and bare and day == today:
             return which_weekday(slots, day, f"{p}_word")
         return day
     if get(f"{p}_in") is not None:
@@ -250,7 +255,8 @@ def date_said(
 
 
 def which_weekday(slots: Slots, day: datetime.date, key: str = "", span: str = "") -> Ask:
-    """A bare weekday in a change that is today or has passed this week: this one or the next?
+    """A bare weekday in a change that may be this one or the next (a target that is today, a
+    session on a day that has passed): which?
     The chips retell the sentence with each date (``span``, or the words of slot ``key``)."""
     later = day + datetime.timedelta(days=7)
     this = "today" if day == slots.world.today else told(day)
