@@ -16,6 +16,30 @@ and view in one thread with none. So:
 The choice is the URLconf's own data (``resolve(path).func``), not a list of paths. The threads
 keep their database connections between requests (``CONN_MAX_AGE`` / psycopg's pool), as gthread
 WSGI does, instead of one connection a request under the ASGI handler (a new thread each).
+
+**A waiting stream holds no thread** (issue 23 item 2; ``SharedThreads``). Django's
+``ASGIHandler.__call__`` wraps every request in asgiref's ``ThreadSensitiveContext``; the first
+thread-sensitive ``sync_to_async`` inside it (the sync-only WhiteNoise middleware, which runs the
+chain under it through ``async_to_sync``; each ``MiddlewareMixin``'s sync part; the session's and
+the user's lookups) makes that context a ``ThreadPoolExecutor(max_workers=1)`` whose thread lives
+until the request ends: for a reply stream, until it closes, idle all the while it waits on Redis.
+``SharedThreads`` enters the same context with one of a few executors the process keeps
+(asgiref's ``ThreadSensitiveContext(executor=…)``; Django's own context inside then finds it and
+makes none): a request's thread-sensitive work still runs on one thread, in order, as Django
+expects, and the response's ``close`` (``request_finished``: Django gives the connection back
+there) runs on that same thread; but the thread is shared, made once, and free while the stream
+waits. The stream's later database checks run on the event loop's default pool (bounded:
+``min(32, cores + 4)``) and give their connection back at once (``chat/views/stream.py``).
+Measured 2026-11-26 on ``bin/serve``'s gunicorn with one uvicorn worker on PostgreSQL, 30 waiting
+streams of one account: the worker went from 8 to 38 threads before, 10 to 10 now, and
+``pg_stat_activity`` showed 3 connections before, during and after either way. In-process
+(``tests/config/test_serving_threads.py``: 20 streams through ``config.asgi``, threads outside the
+loop's default pool): 2 → 22 before, 2 → 4 now (the two shared threads, made on first use). CPU per
+stream opened and closed, the worker's over 200 in a row: 19.2 ms before, 18.7 ms now (making the
+thread was not what an open costs; a loaded 2-core machine, so about ±1 ms). The price: while one
+request's middleware and view run, its shared thread is busy (the sync-only WhiteNoise middleware
+holds it through the chain below it), so stream opens take turns on ``ASYNC_THREADS`` threads
+instead of each having its own; it also bounds how many database connections they take at once.
 """
 
 from __future__ import annotations
@@ -28,7 +52,8 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from asgiref.sync import iscoroutinefunction
+from asgiref.sync import ThreadSensitiveContext, iscoroutinefunction
+from django.core.handlers.asgi import ASGIHandler
 from django.urls import Resolver404, get_resolver
 
 SPOOL_BYTES = 1024 * 1024  # a body larger than this waits in a temporary file, not in memory
@@ -192,6 +217,31 @@ class OneHandOff:
             return io.BytesIO(b"".join(chunks)), size
         spool.seek(0)
         return spool, size
+
+
+class SharedThreads(ASGIHandler):
+    """Django's ASGI handler, whose requests do their thread-sensitive work (the middleware's sync
+    parts, the session and the user) on one of a few threads the process keeps, instead of on a
+    thread each that lives as long as the request (a waiting reply stream: minutes)."""
+
+    def __init__(self, *, threads: int) -> None:
+        super().__init__()
+        self.executors = [
+            ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"asgi-{i}")
+            for i in range(threads)
+        ]
+        self.open = [0] * threads  # the requests each thread serves now
+
+    async def __call__(self, scope, receive, send) -> None:
+        # One thread for the whole request, as Django's context gives it, and the fewest open
+        # requests; Django's own context (inside) then finds this one and makes no executor.
+        index = self.open.index(min(self.open))
+        self.open[index] += 1
+        try:
+            async with ThreadSensitiveContext(executor=self.executors[index]):
+                await super().__call__(scope, receive, send)
+        finally:
+            self.open[index] -= 1
 
 
 class Split:

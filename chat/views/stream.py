@@ -16,11 +16,11 @@ and is asked only when something happened: once when the response opens, after t
 *changed* key wakes the stream (the sweep failed or restarted it, Retry started a new run:
 ``chat.stream.reply_changed``) and when the reply reaches its deadline (the overdue bubble). In
 between, one ``XREAD BLOCK`` waits on the run's entries, the changed key and the slot's close key
-at once, for as long as the response may last: no query and no timer; the view's database work runs
-on the event loop's shared pool and gives its thread back (the per-request thread that the
-middleware's sync hand-offs create is the server stack's, ``config.asgi``). Two cases ask
-again every ``CHECK_SECONDS``: a ``done`` whose reply the database doesn't show saved yet, and
-Redis out of reach (each read gives up ``REDIS_TIMEOUT`` seconds after its block; the view then
+at once, for as long as the response may last: no query, no timer and no thread; the view's
+database checks run on the event loop's shared pool and give their thread back, and the
+middleware's sync hand-offs run on threads the process shares (``config.serving.SharedThreads``).
+Two cases ask again every ``CHECK_SECONDS``: a ``done`` whose reply the database doesn't show
+saved yet, and Redis out of reach (each read gives up ``REDIS_TIMEOUT`` seconds after its block; the view then
 asks the database and still sends the final event). A wake-up that was lost (Redis restarted
 empty) costs at most one response: it lasts ``CHAT_STREAM_MAX_SECONDS`` (55), then the browser
 reconnects and the new response asks the database. That is the safety check.
@@ -93,11 +93,12 @@ def _closing_connection(work: Callable[[], Any]) -> Any:
 
 def _db(work: Callable[[], Any]) -> Callable[[], Any]:
     """``work`` (database work) made awaitable. In a server it runs on the event loop's shared
-    pool and its thread goes back at once: a thread-sensitive call would give the response an
-    executor thread of its own for its whole life (asgiref's per-request executor), so every
-    waiting stream would keep one. Under a sync caller (Django's test client, an ``AsyncClient``
-    inside ``async_to_sync``) it runs in that caller's thread, whose connection holds the test's
-    transaction."""
+    pool and its thread goes back at once: a thread-sensitive call would run on the request's
+    shared thread (``config.serving.SharedThreads``), in turn with other streams' openings, or,
+    under Django's own handler, on a thread of the response's own for its whole life. Under a
+    sync caller (Django's test client, an ``AsyncClient`` inside ``async_to_sync``, the
+    middleware's chain inside WhiteNoise's ``async_to_sync`` while the view runs) it runs in that
+    caller's thread, whose connection holds a test's transaction."""
     under_sync_caller = getattr(AsyncToSync.executors, "current", None) is not None
     return sync_to_async(work, thread_sensitive=under_sync_caller)
 

@@ -8,6 +8,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from asgiref.sync import sync_to_async
 
 from config import serving
 from config.asgi import application
@@ -199,3 +200,28 @@ def test_a_client_that_leaves_ends_a_streaming_response():
 def test_the_shipped_application_serves_a_plain_view_through_the_wsgi_side():
     sent = _call(application, _scope("/healthz"))
     assert sent[0]["status"] == 200 and _body(sent) == b"ok"
+
+
+def test_shared_threads_run_each_requests_sync_work_on_one_thread_of_a_few_the_process_keeps():
+    seen: list[tuple[int, int]] = []
+
+    class Probe(serving.SharedThreads):
+        async def handle(self, scope, receive, send):
+            first = await sync_to_async(threading.get_ident)()  # thread-sensitive by default
+            await asyncio.sleep(0.01)  # the others start meanwhile
+            seen.append((first, await sync_to_async(threading.get_ident)()))
+
+    app = Probe(threads=2)
+
+    async def five_at_once():
+        await asyncio.gather(*(app(_scope("/s/"), None, None) for _ in range(5)))
+
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        thread.submit(asyncio.run, five_at_once()).result()
+        thread.submit(asyncio.run, five_at_once()).result()
+    assert len(seen) == 10
+    assert all(first == second for first, second in seen)  # one thread for a whole request
+    names = {t.ident: t.name for t in threading.enumerate()}
+    assert {first for first, _ in seen} == {
+        ident for ident, name in names.items() if name.startswith("asgi-")
+    } and len({first for first, _ in seen}) == 2  # the same two, not one a request
