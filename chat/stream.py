@@ -171,13 +171,16 @@ def client(*, block: float = 0.0) -> redis.Redis:
 
 def async_client(*, block: float = 0.0) -> redis.asyncio.Redis:
     """A new ``redis.asyncio`` client (one per response, closed by its caller), with the timeouts
-    of ``client``."""
+    of ``client``. ``driver_info=None`` skips ``CLIENT SETINFO`` and the package-metadata lookup
+    of redis-py's version behind it: a connect and a PING cost 1.0 ms of CPU instead of 2.0 (300
+    in a row, 2026-11-26), paid by every stream that opens."""
     timeout = float(settings.REDIS_TIMEOUT)
     return redis.asyncio.Redis.from_url(
         redis_url(),
         socket_timeout=block + timeout,
         socket_connect_timeout=timeout,
         decode_responses=True,
+        driver_info=None,
     )
 
 
