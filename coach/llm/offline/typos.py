@@ -6,8 +6,8 @@ A correction is *sure* when it is small and has no rival: the typed word is one 
 it became (a letter added, dropped, changed, or two neighbours swapped: ``squatt``, ``benhc``) and
 no other word the grammar knows is as near. A write built on a correction that is not sure is
 asked back as a question ("Did you mean: …?") with the corrected sentence as its chip; a read goes
-ahead. The rule was measured on the evals' sentences (``docs/offline-commands.md`` explains it for
-people; ``tests/llm/test_offline_typos.py`` holds the cases)."""
+ahead. The rule was measured on the evals' sentences (``coach/llm/OFFLINE_COMMANDS.md`` explains it for
+people; ``tests/llm/test_offline_ties.py`` holds the cases)."""
 
 from __future__ import annotations
 
