@@ -173,3 +173,13 @@ def test_a_correction_is_sure_when_one_edit_away_with_no_rival():
     assert [f.sure for f in correct("renmea", known).fixes] == [False]  # two edits
     assert [f.sure for f in correct("squatz", known).fixes] == [False]  # squat and squats rival
     assert correct("benched", known).fixes == ()  # another form of bench, not a typo
+
+
+def test_two_reads_equally_good_are_answered_by_the_first_without_a_question(monkeypatch):
+    def _week(slots) -> Parsed:
+        return Parsed("get_week", {"weekNumber": 1}, "show week 1")
+
+    a = Language(intents=(Intent("toy_a.poke", ("poke the toy bear",), build=_ping),))
+    b = Language(intents=(Intent("toy_b.poke", ("poke the toy bear",), build=_week),))
+    _install(monkeypatch, ("Toy A", a), ("Toy B", b))
+    assert _calls(engine.understand("poke the toy bear", World())) == [("toy_ping", {})]

@@ -8,7 +8,6 @@ from rapidfuzz import fuzz, process
 from .cleaning import clean
 from .understand import COMMON, WORD, grammar
 
-
 NEAR = 35  # the score a chip needs
 AS_NEAR = 0.7  # ... and this share of the best chip's
 ALIKE = 60  # an example sharing none of the intent's own words must be this alike in words

@@ -5,7 +5,9 @@ A reading (``Reading``) is an intent, its slots, hassil's rank of the match (``s
 wildcards, more literal words, less wildcard text), the family that declares the intent
 (``owner``) and how well the athlete's data answers it (``fit``, the intent's own measure, 0
 without one). The best reading whose build gives calls is *tied* when a reading of another family
-has the same score and the same fit and builds other calls, starting with another tool. Then the
+has the same score and the same fit and builds other calls, starting with another tool, and one of
+the two readings changes something (two reads change nothing: the first, in hassil's order and
+then the apps', answers, and what it shows says which it read). Then the
 athlete gets a question naming each reading's changes, with one chip per reading; a chip's text
 is the sentence after the label of the tool its calls start with ("Read a week: what's on
 Saturday"), which ``understand`` reads as that reading alone (``labelled``)."""
@@ -59,6 +61,11 @@ def labelled(text: str) -> tuple[str, str]:
     return "", text
 
 
+def writes(calls: list[Parsed]) -> bool:
+    """Any of the calls changes something (a tool the registry lacks counts as a change)."""
+    return any((spec := REGISTRY.get(c.name)) is None or spec.kind != "read" for c in calls)
+
+
 def _calls(calls: list[Parsed]) -> list[tuple[str, str]]:
     return [(c.name, repr(sorted(c.arguments.items()))) for c in calls]
 
@@ -89,6 +96,8 @@ def tie(
             del world.said[said:]
         if not isinstance(result, list) or not result or _calls(result) == _calls(built):
             continue
+        if not writes(built) and not writes(result):
+            continue  # two reads change nothing: the first answers, as the athlete sees
         options.setdefault(label_of(result), result)
     if len(options) < 2:
         return None

@@ -32,13 +32,11 @@ from django.utils.module_loading import module_has_submodule
 from hassil import Intents, recognize_all
 from hassil.intents import TextSlotList
 
-from coach.registry import REGISTRY
-
 from .cleaning import clean as _clean
 from .grammar import CommandError, Parsed
 from .language import SHARED, Ask, Intent, Language, NotMeant, Slots, World
 from .phrases import phrase_language, phrase_owners
-from .ties import Reading, label_of, labelled, tie
+from .ties import Reading, label_of, labelled, tie, writes
 from .typos import Corrected, Fix, correct, originals
 
 MAX_MESSAGE = 400  # characters understood; a longer message is not a command
@@ -363,10 +361,6 @@ def crisis(message: str, world: World) -> Understood | None:
     return None
 
 
-def _writes(calls: list[Parsed]) -> bool:
-    return any((spec := REGISTRY.get(c.name)) is None or spec.kind != "read" for c in calls)
-
-
 def understand(message: str, world: World) -> Understood | None:
     """What ``message`` asks for, or None when it isn't understood (see the module docstring)."""
     only, text = labelled(_clean(message))
@@ -386,7 +380,7 @@ def understand(message: str, world: World) -> Understood | None:
         return None
     if isinstance(result, Ask):
         return Understood(ask=result, fixes=fixed.fixes)
-    if fixed.fixes and not fixed.sure and _writes(result):
+    if fixed.fixes and not fixed.sure and writes(result):
         # A change built on a correction that is not sure: asked back, the corrected sentence
         # as its chip (understood as it reads, with no correction left to make).
         chip = f"{only}: {fixed.text}" if only else fixed.text
