@@ -183,3 +183,8 @@ def test_two_reads_equally_good_are_answered_by_the_first_without_a_question(mon
     b = Language(intents=(Intent("toy_b.poke", ("poke the toy bear",), build=_week),))
     _install(monkeypatch, ("Toy A", a), ("Toy B", b))
     assert _calls(engine.understand("poke the toy bear", World())) == [("toy_ping", {})]
+
+
+def test_a_chips_label_never_hides_crisis_language():
+    found = engine.understand("Toy ping: I want to kill myself", World())
+    assert found is not None and found.crisis is True

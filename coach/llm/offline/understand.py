@@ -368,7 +368,7 @@ def understand(message: str, world: World) -> Understood | None:
         return None
     fixed = Corrected(text)
     try:
-        if not only and (found := crisis(message, world)) is not None:
+        if (found := crisis(message, world)) is not None:
             return found
         result = _attempt(fixed, world, only=only)
         if result is None:
