@@ -188,3 +188,11 @@ def test_two_reads_equally_good_are_answered_by_the_first_without_a_question(mon
 def test_a_chips_label_never_hides_crisis_language():
     found = engine.understand("Toy ping: I want to kill myself", World())
     assert found is not None and found.crisis is True
+
+
+def test_a_reading_that_builds_no_call_ties_nothing(monkeypatch):
+    a = Language(intents=(Intent("toy_a.poke", ("poke the toy bear",), build=lambda s: []),))
+    b = Language(intents=(Intent("toy_b.poke", ("poke the toy bear",), build=_ping),))
+    _install(monkeypatch, ("Toy A", a), ("Toy B", b))
+    found = engine.understand("poke the toy bear", World())
+    assert found is not None and found.ask is None and found.calls == []

@@ -79,6 +79,8 @@ def tie(
 ) -> Ask | None:
     """The question to ask when ``readings[at]`` (which built ``built``) is tied with another
     family's reading (see the module), else None."""
+    if not built:  # a build that asks for nothing ("skip it" with nothing to skip) ties nothing
+        return None
     chosen = readings[at]
     world = chosen.slots.world
     options = {label_of(built): built}
