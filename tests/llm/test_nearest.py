@@ -29,3 +29,10 @@ def test_two_or_three_chips_each_a_declared_example_of_a_different_intent():
 
 def test_the_commands_examples_may_join():
     assert "show week 3" in nearest("show week", extra=("show week 3",))
+
+
+def test_a_bystander_sharing_only_small_words_is_no_chip():
+    # "take me to my calendar" shares only "me", "what's for dinner tonight" only "for"
+    assert nearest("remind me to stretch at 8pm") == ["remind me every monday at 7pm to stretch"]
+    chips = nearest("swap the rdl for good mornings")
+    assert chips[0] == "swap squats for lunges" and "what's for dinner tonight" not in chips

@@ -59,8 +59,18 @@ class Slots:
     words: Mapping[str, str]
     world: World
     text: str = ""  # the sentence (or clause) matched
+    # The wildcard slots' words as the athlete typed them (``original``).
+    originals: Mapping[str, str] = field(default_factory=dict)
 
     def get(self, name: str, default: Any = None) -> Any:
+        return self.values.get(name, default)
+
+    def original(self, name: str, default: Any = None) -> Any:
+        """A free-text (wildcard) slot's words as the athlete typed them: their casing and their
+        spelling, before any typo correction ("Zercher Squat", not "zercher squat"); the slot's
+        value for a slot of any other kind, ``default`` when it isn't in the match."""
+        if name in self.originals:
+            return self.originals[name]
         return self.values.get(name, default)
 
     def __contains__(self, name: str) -> bool:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from django.apps import apps
+
 from coach.registry import REGISTRY
 
 from .grammar import Parsed
@@ -30,6 +32,16 @@ def _builder(tool: str, slots_of: dict[str, str]):
         return Parsed(tool, arguments, slots.text)
 
     return build
+
+
+def phrase_owners() -> dict[str, str]:
+    """Each phrase intent's family: the name of the app whose module declares its tool."""
+    owners = {}
+    for spec in REGISTRY.values():
+        if spec.phrases:
+            config = apps.get_containing_app_config(spec.execute.__module__)
+            owners[f"{spec.name}.phrases"] = str(config.verbose_name) if config else spec.name
+    return owners
 
 
 def phrase_language() -> Language:

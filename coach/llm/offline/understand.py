@@ -8,10 +8,11 @@ its clauses (whatever else it holds, the crisis path wins); then the message spl
 seeing the calls of the ones before it as what "it" means; then the whole message; then the same
 with misspelt words corrected to the nearest word the grammar knows (rapidfuzz). Each reading is
 tried best first (hassil's order: fewer wildcards, more literal words); a build that finds the
-words don't mean its intent raises ``NotMeant`` and the next reading is tried. The message is
-cleaned first (``cleaning``: quotes, contractions typed without their apostrophe, numbers glued to
-their unit). What is still not understood gets the
-nearest examples (``nearest``), never a guess.
+words don't mean its intent raises ``NotMeant`` and the next reading is tried; another family's
+reading as good as the one taken is a question (``ties``); a change built on a typo correction
+that is not sure is asked back (``typos``). The message is cleaned first (``cleaning``: quotes,
+contractions typed without their apostrophe, numbers glued to their unit). What is still not
+understood gets the nearest examples (``nearest``), never a guess.
 
 Why hassil: it is the matcher of Home Assistant's local intents, kept by its maintainers, with
 the template syntax people already write (alternatives, optionals, slot lists, expansion rules,
@@ -30,12 +31,13 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.module_loading import module_has_submodule
 from hassil import Intents, recognize_all
 from hassil.intents import TextSlotList
-from rapidfuzz import fuzz, process
 
 from .cleaning import clean as _clean
 from .grammar import CommandError, Parsed
 from .language import SHARED, Ask, Intent, Language, NotMeant, Slots, World
-from .phrases import phrase_language
+from .phrases import phrase_language, phrase_owners
+from .ties import Reading, label_of, labelled, tie, writes
+from .typos import Corrected, Fix, correct, originals
 
 MAX_MESSAGE = 400  # characters understood; a longer message is not a command
 _CLAUSES = re.compile(
@@ -43,37 +45,9 @@ _CLAUSES = re.compile(
 )
 WORD = re.compile(r"[a-z][a-z'\-]+")
 _RULE = re.compile(r"<(\w+)>")
-# Endings that make another form of a word ("benched"), not a typo of it.
-_INFLECTED = re.compile(r"e?d|ing|ers?")
 # Words every intent shares: they say nothing about which one a message means.
-COMMON = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "my",
-        "me",
-        "i",
-        "to",
-        "on",
-        "of",
-        "in",
-        "for",
-        "at",
-        "is",
-        "it",
-        "and",
-        "or",
-        "with",
-        "this",
-        "that",
-        "can",
-        "you",
-        "please",
-        "pls",
-        "do",
-    ]
-)
+_COMMON = "a an the my me i to on of in for at is it and or with this that can you please pls do"
+COMMON = frozenset(_COMMON.split())
 
 
 @dataclass
@@ -86,6 +60,9 @@ class Understood:
     ask: Ask | None = None
     problem: str = ""
     crisis: bool = False
+    # The typo corrections the reading relies on (``typos``): a write built on one that is not
+    # sure is asked back instead (``ask``), a read goes ahead.
+    fixes: tuple[Fix, ...] = ()
 
 
 @functools.cache
@@ -122,6 +99,7 @@ class _Grammar:
     words: frozenset[str]
     examples: tuple[str, ...]
     intent_words: dict[str, frozenset[str]]  # each intent's literal words (its verbs, mostly)
+    owners: dict[str, str] = field(default_factory=dict)  # intent → the family declaring it
 
 
 def _declare(target: dict[str, Any], name: str, value: Any, what: str) -> None:
@@ -186,6 +164,10 @@ def grammar() -> _Grammar:
         words=frozenset(words),
         examples=examples,
         intent_words=intent_words,
+        owners={
+            **{i.name: family for family, language in family_languages() for i in language.intents},
+            **phrase_owners(),
+        },
     )
 
 
@@ -225,13 +207,21 @@ def _score(result: Any) -> tuple[int, int, int]:
 
 
 def _matches(
-    text: str, intents: Intents, world: World, *, athlete_lists: bool = True
-) -> list[tuple[Intent, Slots]]:
+    text: str,
+    intents: Intents,
+    world: World,
+    *,
+    athlete_lists: bool = True,
+    corrected: Corrected | None = None,
+) -> list[Reading]:
     """Every reading of ``text``, best first (as hassil's ``recognize_best`` ranks them);
     ``athlete_lists=False`` reads none of the athlete's data (the crisis intents hold none)."""
     lists = _slot_lists(world) if athlete_lists else {}
+    corrected = corrected if corrected is not None and corrected.text == text else Corrected(text)
     results = sorted(recognize_all(text, intents, slot_lists=lists, language="en"), key=_score)
-    found, seen, scores = [], set(), []
+    g = grammar()
+    found: list[Reading] = []
+    seen = set()
     for result in results:
         values = {name: _number(entity.value) for name, entity in result.entities.items()}
         words = {name: str(entity.text).strip() for name, entity in result.entities.items()}
@@ -241,85 +231,102 @@ def _matches(
         key = (result.intent.name, repr(sorted(values.items())))
         if key not in seen:
             seen.add(key)
-            found.append((grammar().by_name[result.intent.name], Slots(values, words, world, text)))
-            scores.append(_score(result))
-    return _by_fit(found, scores)
+            slots = Slots(values, words, world, text, originals(result, corrected))
+            intent = g.by_name[result.intent.name]
+            found.append(Reading(intent, slots, _score(result), g.owners.get(intent.name, "")))
+    return _by_fit(found)
 
 
-def _fit(match: tuple[Intent, Slots]) -> int:
-    intent, slots = match
-    if intent.fit is None:
-        return 0
-    try:
-        return intent.fit(slots)
-    except (NotMeant, CommandError):
-        return 0
-
-
-def _by_fit(
-    found: list[tuple[Intent, Slots]], scores: list[tuple[int, int, int]]
-) -> list[tuple[Intent, Slots]]:
+def _by_fit(found: list[Reading]) -> list[Reading]:
     """The best-ranked readings, when they are of several intents that declare a ``fit``, in the
     order of how well the athlete's data answers each (ties keep hassil's order)."""
-    top = [m for m, score in zip(found, scores, strict=True) if score == scores[0]] if found else []
-    if len({i.name for i, _ in top}) < 2 or not any(i.fit for i, _ in top):
+    top = [r for r in found if r.score == found[0].score] if found else []
+    if len({r.intent.name for r in top}) < 2 or not any(r.intent.fit for r in top):
         return found
-    return sorted(top, key=lambda m: -_fit(m)) + found[len(top) :]
+    return sorted(top, key=lambda r: -r.fit) + found[len(top) :]
 
 
-def _build(match: tuple[Intent, Slots]) -> list[Parsed] | Ask:
-    intent, slots = match
-    built = intent.build(slots)
+def _build(reading: Reading) -> list[Parsed] | Ask:
+    built = reading.intent.build(reading.slots)
     if isinstance(built, Ask):
         return built
     calls = built if isinstance(built, list) else [built]
-    slots.world.said.extend(calls)
+    reading.slots.world.said.extend(calls)
     return calls
 
 
 def _first(
-    text: str, intents: Intents, world: World, *, athlete_lists: bool = True
+    text: str,
+    intents: Intents,
+    world: World,
+    *,
+    athlete_lists: bool = True,
+    corrected: Corrected | None = None,
+    only: str = "",
 ) -> list[Parsed] | Ask | None:
     """The best reading a build accepts (a build raises ``NotMeant`` when the words matched but
-    don't mean its intent: "add Leg Day Destroyer on my calendar" is no exercise to add)."""
-    for match in _matches(text, intents, world, athlete_lists=athlete_lists):
+    don't mean its intent: "add Leg Day Destroyer on my calendar" is no exercise to add). When
+    another family's reading is as good and builds other calls, the athlete is asked which
+    (``ties``); ``only`` (a tool's label, from such a question's chip) keeps the readings whose
+    calls start with that tool."""
+    readings = _matches(text, intents, world, athlete_lists=athlete_lists, corrected=corrected)
+    for at, reading in enumerate(readings):
+        said = len(world.said)
         try:
-            return _build(match)
+            result = _build(reading)
         except NotMeant:
             continue
+        if only:
+            if isinstance(result, list) and result and label_of(result) == only:
+                return result
+            del world.said[said:]
+            continue
+        if isinstance(result, list) and (ask := tie(readings, at, result, _build, text)):
+            del world.said[said:]
+            return ask
+        return result
     return None
 
 
-def _corrected(text: str, world: World, *, athlete_lists: bool = True) -> str:
+def _known(world: World, *, athlete_lists: bool = True) -> frozenset[str]:
+    """The words the grammar knows, the athlete's own names included (unless ``athlete_lists`` is
+    False: the crisis path reads no athlete data)."""
+    if not athlete_lists:
+        return grammar().words
+
+    def words() -> frozenset[str]:
+        known = set(grammar().words)
+        for pairs in _filled(world).values():
+            for said, _ in pairs:
+                known.update(WORD.findall(said.lower()))
+        return frozenset(known)
+
+    return world.cached("known_words", words)
+
+
+def _corrected(text: str, world: World, *, athlete_lists: bool = True) -> Corrected:
     """``text`` with each word the grammar doesn't know replaced by the nearest one it knows
-    (similarity ≥ 80, words of four letters or more), the athlete's own names included (unless
-    ``athlete_lists`` is False: the crisis path reads no athlete data)."""
-    known = set(grammar().words)
-    for pairs in _filled(world).values() if athlete_lists else ():
-        for words, _ in pairs:
-            known.update(WORD.findall(words.lower()))
-    candidates = sorted(known)
-
-    def fix(m: re.Match[str]) -> str:
-        word = m.group(0)
-        if len(word) < 5 or word.lower() in known:  # short words: too many near neighbours
-            return word
-        best = process.extractOne(word.lower(), candidates, scorer=fuzz.ratio, score_cutoff=80)
-        if best and _INFLECTED.fullmatch(word.lower().removeprefix(best[0])):
-            return word  # "benched" is no typo of "bench": another form may mean another thing
-        return best[0] if best else word
-
-    return re.sub(r"[A-Za-z][A-Za-z'\-]+", fix, text)
+    (``typos``)."""
+    return correct(text, _known(world, athlete_lists=athlete_lists))
 
 
-def _attempt(text: str, world: World) -> list[Parsed] | Ask | None:
+def _clauses(corrected: Corrected) -> list[Corrected]:
+    parts, at = [], 0
+    for m in _CLAUSES.finditer(corrected.text):
+        parts.append(corrected.part(at, m.start()))
+        at = m.end()
+    parts.append(corrected.part(at, len(corrected.text)))
+    return [p for p in parts if p.text.strip()]
+
+
+def _attempt(corrected: Corrected, world: World, *, only: str = "") -> list[Parsed] | Ask | None:
     g = grammar()
-    clauses = [c for c in _CLAUSES.split(text) if c.strip()]
+    clauses = _clauses(corrected)
     if len(clauses) > 1:
         said = len(world.said)
         built: list[Parsed] = []
         for clause in clauses:
-            result = _first(clause, g.intents, world)
+            result = _first(clause.text, g.intents, world, corrected=clause, only=only)
             if result is None:
                 break
             if isinstance(result, Ask):
@@ -329,7 +336,7 @@ def _attempt(text: str, world: World) -> list[Parsed] | Ask | None:
         else:
             return built
         del world.said[said:]
-    return _first(text, g.intents, world)
+    return _first(corrected.text, g.intents, world, corrected=corrected, only=only)
 
 
 def crisis(message: str, world: World) -> Understood | None:
@@ -341,33 +348,41 @@ def crisis(message: str, world: World) -> Understood | None:
     if not text or g.crisis is None:
         return None
     # The crisis intents hold no athlete list: nothing of the athlete's data is read for them.
-    for candidate in dict.fromkeys((text, _corrected(text, world, athlete_lists=False))):
-        parts = [candidate] if len(candidate) <= MAX_MESSAGE else []
-        parts += [p[:MAX_MESSAGE] for p in _CLAUSES.split(candidate) if p.strip()]
+    fixed = _corrected(text, world, athlete_lists=False)
+    for candidate in (Corrected(text), fixed) if fixed.fixes else (Corrected(text),):
+        parts = [candidate] if len(candidate.text) <= MAX_MESSAGE else []
+        parts += [p.part(0, MAX_MESSAGE) for p in _clauses(candidate)]
         for part in parts:
-            if (result := _first(part, g.crisis, world, athlete_lists=False)) is not None:
+            result = _first(part.text, g.crisis, world, athlete_lists=False, corrected=part)
+            if result is not None:
                 if isinstance(result, Ask):
-                    return Understood(ask=result, crisis=True)
-                return Understood(calls=result, crisis=True)
+                    return Understood(ask=result, crisis=True, fixes=part.fixes)
+                return Understood(calls=result, crisis=True, fixes=part.fixes)
     return None
 
 
 def understand(message: str, world: World) -> Understood | None:
     """What ``message`` asks for, or None when it isn't understood (see the module docstring)."""
-    text = _clean(message)
+    only, text = labelled(_clean(message))
     if not text or len(text) > MAX_MESSAGE:
         return None
+    fixed = Corrected(text)
     try:
         if (found := crisis(message, world)) is not None:
             return found
-        result = _attempt(text, world)
+        result = _attempt(fixed, world, only=only)
         if result is None:
             fixed = _corrected(text, world)
-            result = _attempt(fixed, world) if fixed != text else None
+            result = _attempt(fixed, world, only=only) if fixed.fixes else None
     except CommandError as exc:
-        return Understood(problem=str(exc))
+        return Understood(problem=str(exc), fixes=fixed.fixes)
     if result is None:
         return None
     if isinstance(result, Ask):
-        return Understood(ask=result)
-    return Understood(calls=result)
+        return Understood(ask=result, fixes=fixed.fixes)
+    if fixed.fixes and not fixed.sure and writes(result):
+        # A change built on a correction that is not sure: asked back, the corrected sentence
+        # as its chip (understood as it reads, with no correction left to make).
+        chip = f"{only}: {fixed.text}" if only else fixed.text
+        return Understood(ask=Ask(f'Did you mean: "{chip}"?', (chip, "help")), fixes=fixed.fixes)
+    return Understood(calls=result, fixes=fixed.fixes)
