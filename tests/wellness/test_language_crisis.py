@@ -1,13 +1,13 @@
 """Crisis language in free text is the crisis path (issue 20 point 4; seed 004): whatever else the
 sentence holds, the offline coach logs the mood as crisis and nothing else, before any other
 reading (a reply to the card, the documented commands, another family's sentence); near misses
-("I hurt myself deadlifting", "this workout is killing me") are not, and reading it is fast."""
+("I hurt myself deadlifting", "this workout is killing me") are not. How fast it is read is
+measured by ``manage.py bench_understand`` (every eval sentence, the crisis ones included), not by
+a timed test here."""
 
 from __future__ import annotations
 
 import datetime
-import statistics
-import time
 
 import pytest
 
@@ -169,21 +169,6 @@ def test_crisis_words_in_a_long_message_are_still_found():
     found = understand(text, _world())
     assert found is None or found.crisis is False  # a message over 400 characters is no command
     assert crisis(text, _world()).calls[0].arguments == {"mood": "crisis"}
-
-
-def test_reading_crisis_language_is_fast():
-    world_turns = [Turn(role="user", content=t) for t in ALONE]
-    understand("warm up", _world())  # the grammar is compiled once per process
-    took = []
-    for text in ALONE + INSIDE + NOT_CRISIS:
-        started = time.perf_counter()
-        understand(text, _world(world_turns))
-        took.append((time.perf_counter() - started) * 1000)
-    took.sort()
-    p50, p99 = statistics.median(took), took[int(len(took) * 0.99) - 1]
-    print(f"crisis understanding: p50 {p50:.1f} ms, p99 {p99:.1f} ms over {len(took)}")
-    assert p50 <= 20
-    assert p99 <= 100
 
 
 def test_the_crisis_intents_need_no_athlete_data():
