@@ -280,10 +280,18 @@ def unprompted_messages(*, athlete, conversation_id: int, after: int) -> list[Me
     of theirs asked for, so no open page fetches them by itself: a coach's post, and a coach
     message with no message it answers (a delivered reminder). Replies, placeholders, events and
     follow-ups reach the page through the flow that made them. Someone else's conversation gives
-    nothing. One query."""
+    nothing.
+
+    Most asks find nothing, and nothing needs no access check (the answer is the same for anyone):
+    one small query without the check's subquery says so (a third of the CPU of the full one,
+    which builds and compiles the ownership join); the full query runs only when there is
+    something to give."""
     unprompted = Q(role=Message.Role.COACH) | Q(
         role=Message.Role.ASSISTANT, reply_to__isnull=True, status=Message.Status.COMPLETE
     )
+    newer = Message.objects.filter(unprompted, conversation_id=conversation_id, pk__gt=after)
+    if not newer.exists():
+        return []
     return list(
         Message.objects.filter(
             unprompted,

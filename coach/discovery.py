@@ -15,11 +15,25 @@ from django.utils.module_loading import module_has_submodule
 DECLARATIONS = "tools"
 
 
+# The modules found for each set of installed apps (the apps' names, in order): looking for a
+# submodule asks the import system for every app each time (a few hundred microseconds a call,
+# several calls a page); a change of the installed apps (a test's override) is another key.
+_FOUND: dict[tuple[str, ...], list[ModuleType]] = {}
+
+
 def declarations() -> list[ModuleType]:
     """The ``tools`` module of every installed app that declares ``TOOLS``, in INSTALLED_APPS
     order (the engine's own ``coach.tools`` declares none)."""
+    configs = list(apps.get_app_configs())
+    key = tuple(config.name for config in configs)
+    if key not in _FOUND:
+        _FOUND[key] = _find(configs)
+    return list(_FOUND[key])
+
+
+def _find(configs: list) -> list[ModuleType]:
     found = []
-    for config in apps.get_app_configs():
+    for config in configs:
         if not module_has_submodule(config.module, DECLARATIONS):
             continue
         module = import_module(f"{config.name}.{DECLARATIONS}")

@@ -1,13 +1,15 @@
 """``bench_http --mix``: how many active athletes one box holds, on issue 23's mix.
 
 Each active athlete, every minute on average (exponential gaps, so arrivals are random): 3 page
-loads, each followed by the plan offer it fetches; 2 posts, each followed by its reply stream held
-open ``REPLY_SECONDS`` (10 s, the reply's time; the reply stays pending, so the stream waits as it
-would while the model writes); 3 feed polls. One keep-alive connection per athlete, as a browser
+loads (the plan's offer is part of the page); 2 posts, each followed by a reply stream held open
+``REPLY_SECONDS`` (10 s, the reply's time; the stream follows a seeded reply that stays pending, so
+it waits as it would while the model writes, and the worker answers the post itself); 3 feed
+polls. One keep-alive connection per athlete, as a browser
 tab, and one more for each stream. Athletes share the seeded accounts (the rate and stream limits
 are raised for the run). The number of athletes grows step by step; each step's figures are taken
 after a warm-up: requests per second, p50/p99 of every request (a stream's until its headers), the
-errors, the server's CPU per athlete-second, and the step where p99 passes ``P99_GOAL_MS`` or more
+errors, the CPU per athlete-second of each part of the box (``_bench_http_box``: web, worker,
+PostgreSQL's backends, Redis) and of all of them, and the step where p99 passes ``P99_GOAL_MS`` or more
 than 1 % of requests fail: the break point.
 """
 
@@ -25,7 +27,7 @@ from ._bench_http_plans import headers_for
 REPLY_SECONDS = 10.0
 P99_GOAL_MS = 250.0
 ACTIONS = (("page", 3), ("post", 2), ("feed", 3))  # per athlete per minute
-PER_MINUTE = sum(n for _, n in ACTIONS)
+KINDS = ("page", "post", "feed", "send", "stream")
 
 
 @dataclass
@@ -38,13 +40,21 @@ class Step:
     p99: float
     errors: int
     streams: int
-    server_cpu: float  # seconds
+    parts: dict[str, float]  # CPU seconds of each part of the box (web, worker, ...)
     client_cpu: float  # seconds
     failed: str  # the statuses of the errors ("none": no answer)
 
     @property
+    def server_cpu(self) -> float:
+        """Every part's CPU seconds together."""
+        return sum(self.parts.values())
+
+    def ms_per_athlete_second(self, seconds: float) -> float:
+        return seconds * 1000 / (self.athletes * self.seconds)
+
+    @property
     def cpu_ms_per_athlete_second(self) -> float:
-        return self.server_cpu * 1000 / (self.athletes * self.seconds)
+        return self.ms_per_athlete_second(self.server_cpu)
 
     @property
     def broken(self) -> bool:
@@ -57,7 +67,6 @@ class _Athlete:
         self.conn = Connection(port)
         self.headers = headers_for(account["cookies"])
         self.page = Request("GET", "/", headers_for(account["cookies"], htmx=False))
-        self.offer = Request("GET", "/plan/offer/", self.headers)
         body = urlencode({"text": "How should my squat feel this week?"}).encode()
         self.post = Request(
             "POST", f"/conversations/{account['conversation']}/messages/", self.headers, body
@@ -81,22 +90,38 @@ async def _timed(results: Results | None, coroutine) -> None:
         results.add((time.perf_counter() - started) * 1000, status)
 
 
+def parse_actions(text: str) -> tuple[tuple[str, int], ...]:
+    """``page:3,post:2,feed:3`` (the mix) or a part of it, to see what one kind costs: ``send``
+    is a post without its stream, ``stream`` a stream without a post."""
+    actions = []
+    for part in text.split(","):
+        kind, _, count = part.partition(":")
+        if kind not in KINDS or not count.isdigit() or int(count) < 1:
+            raise ValueError(f"not an action: {part!r} ({', '.join(KINDS)}, then :N a minute)")
+        actions.append((kind, int(count)))
+    return tuple(actions)
+
+
 async def _live(athlete: _Athlete, state: dict, stop: float, streams: list) -> None:
     rng = random.Random()
-    kinds = [kind for kind, n in ACTIONS for _ in range(n)]
-    await asyncio.sleep(rng.uniform(0, 60 / PER_MINUTE))
+    kinds = [kind for kind, n in state["actions"] for _ in range(n)]
+    per_minute = len(kinds)
+    await asyncio.sleep(rng.uniform(0, 60 / per_minute))
     while time.monotonic() < stop:
         kind = rng.choice(kinds)
         results = state["results"]
         if kind == "page":
             await _timed(results, athlete.conn.send(athlete.page))
-            await _timed(results, athlete.conn.send(athlete.offer))
         elif kind == "feed":
             await _timed(results, athlete.conn.send(athlete.feed))
+        elif kind == "send":  # a post alone
+            await _timed(results, athlete.conn.send(athlete.post))
+        elif kind == "stream":  # a stream alone
+            streams.append(asyncio.ensure_future(_stream(athlete, state)))
         else:
             await _timed(results, athlete.conn.send(athlete.post))
             streams.append(asyncio.ensure_future(_stream(athlete, state)))
-        await asyncio.sleep(rng.expovariate(PER_MINUTE / 60))
+        await asyncio.sleep(rng.expovariate(per_minute / 60))
     athlete.conn.close()
 
 
@@ -116,8 +141,8 @@ def _head(state: dict, started: float) -> None:
         state["results"].add((time.perf_counter() - started) * 1000, 200)
 
 
-async def _step(port, accounts, athletes, *, warmup, seconds, server) -> Step:
-    state: dict = {"results": None}
+async def _step(port, accounts, athletes, *, warmup, seconds, server, actions) -> Step:
+    state: dict = {"results": None, "actions": actions}
     stop = time.monotonic() + warmup + seconds
     streams: list = []
     tasks = [
@@ -129,11 +154,12 @@ async def _step(port, accounts, athletes, *, warmup, seconds, server) -> Step:
     await asyncio.sleep(warmup)
     results = Results()
     state["results"] = results
-    cpu, client_cpu, wall = server.cpu_seconds(), time.process_time(), time.monotonic()
+    cpu, client_cpu, wall = server.cpu_parts(), time.process_time(), time.monotonic()
     await asyncio.sleep(seconds)
     state["results"] = None
     elapsed = time.monotonic() - wall
-    cpu, client_cpu = server.cpu_seconds() - cpu, time.process_time() - client_cpu
+    cpu = {name: spent - cpu[name] for name, spent in server.cpu_parts().items()}
+    client_cpu = time.process_time() - client_cpu
     await asyncio.gather(*tasks)
     await asyncio.gather(*streams)
     latencies = results.latencies or [0.0]
@@ -146,7 +172,7 @@ async def _step(port, accounts, athletes, *, warmup, seconds, server) -> Step:
         p99=quantile(latencies, 0.99),
         errors=results.errors,
         streams=results.streams,
-        server_cpu=cpu,
+        parts=cpu,
         client_cpu=client_cpu,
         failed=", ".join(
             [f"{n}× {s}" for s, n in sorted(results.statuses.items()) if s >= 400]
@@ -155,11 +181,23 @@ async def _step(port, accounts, athletes, *, warmup, seconds, server) -> Step:
     )
 
 
-def capacity(port, accounts, steps, *, warmup, seconds, server, report) -> list[Step]:
+def capacity(
+    port, accounts, steps, *, warmup, seconds, server, report, actions=ACTIONS
+) -> list[Step]:
     """Run each step in turn (``report`` prints it) until one breaks."""
     done = []
     for athletes in steps:
-        step = run(_step(port, accounts, athletes, warmup=warmup, seconds=seconds, server=server))
+        step = run(
+            _step(
+                port,
+                accounts,
+                athletes,
+                warmup=warmup,
+                seconds=seconds,
+                server=server,
+                actions=actions,
+            )
+        )
         report(step)
         done.append(step)
         if step.broken:

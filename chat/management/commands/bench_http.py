@@ -41,8 +41,9 @@ from django.core.management.base import BaseCommand, CommandError
 
 from config import embedded_redis
 
+from ._bench_http_capacity import run_capacity
 from ._bench_http_client import Request, quantile, run_batch
-from ._bench_http_mix import P99_GOAL_MS, REPLY_SECONDS, capacity
+from ._bench_http_mix import ACTIONS
 from ._bench_http_plans import ENDPOINTS, POSTS, in_process, requests_for
 from ._bench_http_seed import seed
 from ._bench_http_servers import CANDIDATES, ProcessTree, command
@@ -52,10 +53,6 @@ def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
-
-
-def _ints(text: str) -> list[int]:
-    return [int(part) for part in text.split(",") if part.strip()]
 
 
 class Command(BaseCommand):
@@ -77,6 +74,14 @@ class Command(BaseCommand):
         parser.add_argument("--mix-seconds", type=float, default=30.0, help="measured, a step")
         parser.add_argument("--mix-warmup", type=float, default=10.0, help="unmeasured, a step")
         parser.add_argument("--mix-accounts", type=int, default=200)
+        parser.add_argument(
+            "--mix-actions",
+            default=",".join(f"{kind}:{n}" for kind, n in ACTIONS),
+            help="per athlete a minute; a part of it shows what one kind costs ('a;b': each)",
+        )
+        parser.add_argument(
+            "--mix-worker-concurrency", type=int, default=64, help="0: no Celery worker"
+        )
         parser.add_argument("--seed-into", default="", help="(internal)")
         parser.add_argument("--in-process-into", default="", help="(internal)")
 
@@ -100,6 +105,7 @@ class Command(BaseCommand):
             db_url, drop = self._database(options["database_url"], var_dir)
             try:
                 env = self._environment(var_dir, db_url)
+                options["redis_pid"] = redis.pid
                 self._run(env, var_dir, designs, options)
             finally:
                 redis.terminate()
@@ -177,7 +183,10 @@ class Command(BaseCommand):
             self._table(vendor, designs, floor, served, options)
         if options["mix"] or options["mix_only"]:
             for design in designs:
-                self._capacity(env, var_dir, seeded, design, vendor, options)
+                for mix in options["mix_actions"].split(";"):
+                    self._capacity(
+                        env, var_dir, seeded, design, vendor, {**options, "mix_set": mix}
+                    )
 
     def _writers(self, seeded: dict, group: int, options: dict) -> list[dict]:
         size = options["writers"]
@@ -321,56 +330,7 @@ class Command(BaseCommand):
             + f"; the client's own CPU: median {statistics.median(client_ms):.3f} ms a request"
         )
 
-    # --- capacity ---------------------------------------------------------------------------
+    # --- capacity (``_bench_http_capacity``) -------------------------------------------------
 
     def _capacity(self, env, var_dir, seeded, design, vendor, options) -> None:
-        if not seeded["mix"]:
-            raise CommandError("no mix accounts were seeded (--mix-accounts)")
-        self.stdout.write(
-            f"\ncapacity: {design}, {vendor}, {options['web_concurrency']} workers; per athlete "
-            f"a minute: 3 pages + plan offer, 2 posts + a {REPLY_SECONDS:.0f} s stream, 3 feeds; "
-            f"goal p99 ≤ {P99_GOAL_MS:.0f} ms"
-        )
-        self.stdout.write(
-            f"  {'athletes':>8} {'req/s':>7} {'p50 ms':>7} {'p99 ms':>7} {'errors':>6} "
-            f"{'streams':>7} {'server CPU %':>12} {'CPU ms/athlete-s':>16} {'client ms/req':>13}"
-        )
-        proc, port, log = self._start(design, env, var_dir, options)
-
-        def report(step) -> None:
-            self.stdout.write(
-                f"  {step.athletes:>8} {step.rate:>7.1f} {step.p50:>7.1f} {step.p99:>7.1f} "
-                f"{step.errors:>6} {step.streams:>7} "
-                f"{step.server_cpu * 100 / step.seconds:>12.0f} "
-                f"{step.cpu_ms_per_athlete_second:>16.3f} "
-                f"{step.client_cpu * 1000 / max(1, step.requests):>13.3f}"
-                + (f"  ({step.failed})" if step.failed else "")
-                + ("  ← breaks" if step.broken else "")
-            )
-
-        try:
-            steps = capacity(
-                port,
-                seeded["mix"],
-                _ints(options["mix_steps"]),
-                warmup=options["mix_warmup"],
-                seconds=options["mix_seconds"],
-                server=ProcessTree(proc.pid),
-                report=report,
-            )
-        finally:
-            self._stop(proc, log)
-        held = [s.athletes for s in steps if not s.broken]
-        self.stdout.write(
-            f"  held: {max(held) if held else 0} athletes"
-            + (f"; broke at {steps[-1].athletes}" if steps and steps[-1].broken else "")
-        )
-        per = statistics.median(s.cpu_ms_per_athlete_second for s in steps) if steps else 0
-        if per <= 0:  # /proc counts in 10 ms ticks: a short step can read no CPU at all
-            self.stdout.write("  CPU: too little to read; run longer steps (--mix-seconds)")
-        else:  # what the CPU alone allows, whatever else the machine is running
-            cores = os.cpu_count() or 1
-            self.stdout.write(
-                f"  CPU: {per:.2f} ms per athlete-second (median of the steps): {cores} cores "
-                f"busy with this server alone would hold ≈ {cores * 1000 / per:.0f} athletes"
-            )
+        run_capacity(self, env, var_dir, seeded, design, vendor, options)

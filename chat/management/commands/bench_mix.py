@@ -1,6 +1,6 @@
 """What one active athlete costs the web process in a minute of issue 23's mix, measured in-process.
 
-    manage.py bench_mix [--repeat 30] [--streams 3] [--reply-seconds 10]
+    manage.py bench_mix [--repeat 30] [--streams 3] [--reply-seconds 10] [--profile page]
 
 The mix, per active athlete per minute: 3 page loads, 2 posts each followed by its reply stream
 (a reply that takes ``--reply-seconds``: nothing for the first half, the model thinking, then its
@@ -17,6 +17,11 @@ the reply to Redis; its CPU and queries are counted from its opening to its fina
 ``while waiting`` counts the queries of the first half, between the opening check and the first
 piece.
 
+``--profile NAME`` (page, offer, feed, post, or reply: a message and the worker's run of its reply
+by the offline coach) then runs that request ``--repeat`` times more
+under cProfile (CPU time) and prints the functions that took the most CPU, with their calls, and
+with ``--callees REGEX`` what the functions matching it called.
+
 It runs on a throwaway database (Django's test database for the configured one: SQLite in memory,
 or ``test_<name>`` on PostgreSQL, destroyed afterwards) and a private embedded Redis. Run it on
 two checkouts to compare designs (the figures of issue 23 are in docs/scaling.md).
@@ -24,7 +29,10 @@ two checkouts to compare designs (the figures of issue 23 are in docs/scaling.md
 
 from __future__ import annotations
 
+import cProfile
 import datetime
+import io
+import pstats
 import statistics
 import subprocess
 import tempfile
@@ -49,6 +57,7 @@ from config.celery import app as celery_app
 
 HTMX = {"HX-Request": "true"}
 PIECES = 20
+QUESTION = "How should my squat feel this week?"  # what the capacity mix's athletes ask
 
 
 class Cost:
@@ -84,8 +93,15 @@ class Command(BaseCommand):
         parser.add_argument("--repeat", type=int, default=30)
         parser.add_argument("--streams", type=int, default=3)
         parser.add_argument("--reply-seconds", type=float, default=10.0)
+        parser.add_argument(
+            "--profile", choices=["page", "offer", "feed", "post", "reply"], default=""
+        )
+        parser.add_argument("--callees", default="", help="with --profile: a regex of functions")
 
-    def handle(self, *args, repeat: int, streams: int, reply_seconds: float, **options) -> None:
+    def handle(
+        self, *args, repeat: int, streams: int, reply_seconds: float, profile: str, **options
+    ) -> None:
+        self.profile, self.callees = profile, options["callees"]
         setup_test_environment()
         old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
         with tempfile.TemporaryDirectory() as tmp:
@@ -117,6 +133,7 @@ class Command(BaseCommand):
         # Posts are queued on the embedded Redis, where no worker takes them (the worker's cost
         # is not the web's).
         celery_app.conf.update(task_always_eager=False, broker_url=embedded_redis.broker_url(tmp))
+        celery_app.close()  # the connection pool of the old broker's address goes with it
         client = Client()
         client.force_login(athlete)
         page_html = client.get("/").content.decode()
@@ -124,22 +141,46 @@ class Command(BaseCommand):
         costs = {name: Cost() for name in ("page", "offer", "post", "feed")}
         feed_url = reverse("chat:message_feed", args=[conversation.pk])
         post_url = reverse("chat:message_send", args=[conversation.pk])
-        for index in range(repeat):
-            for name, call in (
-                ("page", lambda: client.get("/")),
-                ("offer", lambda: client.get(reverse("chat:plan_offer"), headers=HTMX)),
-                ("feed", lambda: client.get(f"{feed_url}?after=0", headers=HTMX)),
-                ("post", lambda i=index: client.post(post_url, {"text": f"q{i}"}, headers=HTMX)),
-            ):
+        calls = (
+            ("page", lambda: client.get("/")),
+            ("offer", lambda: client.get(reverse("chat:plan_offer"), headers=HTMX)),
+            ("feed", lambda: client.get(f"{feed_url}?after=0", headers=HTMX)),
+            ("post", lambda: client.post(post_url, {"text": QUESTION}, headers=HTMX)),
+        )
+        for _ in range(repeat):
+            for name, call in calls:
                 response, cpu, queries = _measured(call)
                 assert response.status_code in (200, 204), (name, response.status_code)
                 costs[name].add(cpu, queries)
+        if self.profile == "reply":  # the worker's part: a post and its reply, run here
+            celery_app.conf.task_always_eager = True
+            self._profile(lambda: message_send(conversation=conversation, text=QUESTION), repeat)
+            celery_app.conf.task_always_eager = False
+        elif self.profile:
+            self._profile(dict(calls)[self.profile], repeat)
         stream_cost, waiting_queries = Cost(), []
         for _ in range(streams):
             cpu, queries, waiting = self._stream(client, conversation, reply_seconds)
             stream_cost.add(cpu, queries)
             waiting_queries.append(waiting)
         self._print(costs, stream_cost, waiting_queries, asks_for_offer, reply_seconds)
+
+    def _profile(self, call, repeat: int) -> None:
+        profiler = cProfile.Profile(time.thread_time)  # CPU, not the waits on the database
+        profiler.enable()
+        for _ in range(repeat):
+            call()
+        profiler.disable()
+        out = io.StringIO()
+        pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(45)
+        self.stdout.write(out.getvalue())
+        out = io.StringIO()
+        pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(25)
+        self.stdout.write(out.getvalue())
+        if self.callees:  # what the functions matching it called, and their CPU
+            out = io.StringIO()
+            pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_callees(self.callees)
+            self.stdout.write(out.getvalue())
 
     def _stream(self, client: Client, conversation, reply_seconds: float) -> tuple[float, int, int]:
         """One reply stream from its opening to the saved reply's final event."""
