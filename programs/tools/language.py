@@ -100,6 +100,8 @@ LANGUAGE = Language(
             "swap_exercise",
             (
                 f"<ask> {SS} (change|swap|switch|replace|sub|substitute|exchange|trade) [out] <ex> {SS} (to|with|for|into|by) {{new_name}} {SS}",
+                # A complaint about the exercise, then the swap of "it": the reason names it.
+                f"<ex> {SS} (is|are|was|were|keeps|keep|has been|have been) {{reason}} (change|swap|switch|replace|sub) (it|them|that|those) (to|with|for|into) {{new_name}}",
                 f"{SS} [i'd rather|i want to|let me|can i|i'll|i will|i'd like to] do {{new_name}} instead of <ex> {SS}",
                 f"instead of <ex> {SS} [i want to|i'd like to|let me|i'll|i will|can i] do {{new_name}} {SS}",
             ),
@@ -111,8 +113,8 @@ LANGUAGE = Language(
             (
                 f"<ask> {SS} (make|set|change|do|give me|put|switch|bump|increase|decrease|lower|raise|take|move|drop|cut|reduce|up|bring|knock) <ex> {SS} [up|down|back] [to|at|as|for] <srl> {SS}",
                 f"{SS} <ex> {SS} (should be|will be|can be|to be|needs to be|has to be|is going to be) <srl> {SS}",
-                f"<ask> {SS} [do|give me|make it|i want|i'd like|i need|i'll do|let's do|we do] <srl> (of|on|for|with|in) <ex> {SS}",
-                f"{SS} <ex> {SS} [to|at|for] <srl> {SS} [please]",
+                f"<ask> {SS} [do|give me|make it|i want|i'd like|i need|i'll do|let's do|we do|only|just|only do|just do] <srl> (of|on|for|with|in) <ex> {SS} [instead]",
+                f"{SS} <ex> {SS} [to|at|for] <srl> {SS} [instead] [please]",
                 f"<ask> {SS} (increase|decrease|change|set|bump [up]|raise|lower|up|drop|make|cut) <the> (reps|rep count|repetitions) (on|of|for|in) <ex> {SS} to {{reps}} [reps] {SS}",
                 f"<ask> {SS} (increase|decrease|change|set|bump [up]|raise|lower|up|drop|make|cut) <ex> {SS} reps to {{reps}} {SS}",
                 f"<ask> (increase|decrease|change|set|bump [up]|raise|lower|up|drop|make|cut) [the] reps to {{reps}} [(on|for|of) <ex>] {SS}",
@@ -309,6 +311,7 @@ LANGUAGE = Language(
                 f"<ask> {SS} change <the> name of <sessw> {SS} to {{new_name}}",
                 f"<ask> {SS} change <sessw> name to {{new_name}}",
                 f"{SS} <sessw> {SS} (should be|will be|is|can be) (called|named|renamed) [to] {{new_name}}",
+                f"(can|could|should|shall) <sessw> {SS} be (called|named|renamed) [to] {{new_name}}",
             ),
             build=pl.rename_session,
             examples=("rename Monday's workout to Leg Day",),

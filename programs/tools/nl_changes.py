@@ -38,6 +38,9 @@ UNITS = [
     ("lbs", "lbs"),
     ("pound", "lbs"),
     ("pounds", "lbs"),
+    ("%", "%"),
+    ("percent", "%"),
+    ("per cent", "%"),
 ]
 SECONDS = [
     ("s", 1),
@@ -89,7 +92,8 @@ def _modify(found: list[Planned] | Ask, change: Any, what: str) -> list[Parsed] 
 def load_of(slots: Slots) -> str | None:
     if "load" not in slots:
         return None
-    return f"{slots.get('load')} {slots.get('unit') or 'lbs'}"
+    unit = slots.get("unit") or "lbs"
+    return f"{slots.get('load')}%" if unit == "%" else f"{slots.get('load')} {unit}"
 
 
 # A "new name" that names no exercise: the athlete wants something else and hasn't said what.
