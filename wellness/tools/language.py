@@ -17,7 +17,6 @@ from coach.llm.offline.language import (
     Ask,
     Intent,
     Language,
-    NotMeant,
     Slots,
     message_of,
     rest_of_message,
@@ -26,88 +25,9 @@ from coach.llm.offline.language import (
 from . import said
 from .crisis import CRISIS
 from .offline import SUPPLEMENTS
+from .taken import medicine
 from .words import CARE_PLACES, INJURY_VERBS, LOG_KINDS, MOOD_SCORES, MOOD_TENS, MOODS, SPANS
 from .writes import TAKEN_THINGS, days_text
-
-# --- what the athlete took ------------------------------------------------------------------------
-
-
-def _typed(slots: Slots) -> str:
-    """The athlete's latest message as typed (before any typo correction)."""
-    for turn in reversed(slots.world.turns):
-        if turn.role == "user":
-            text = turn.athlete_text if turn.athlete_text is not None else turn.content
-            return (text or "").replace("\u2019", "'")
-    return slots.text
-
-
-def _medicine(slots: Slots) -> Parsed:
-    text = str(slots.get("taken", "")).strip()
-    verb = str(slots.words.get("took_verb", "") or "").lower()
-    dose = said.dose(text)
-    name = text
-    name = re.sub(said.DOSE.pattern + r"(?:\s+of)?", " ", name, flags=re.I)
-    name = re.sub(said.PART.pattern, " ", name, flags=re.I)
-    name = re.sub(
-        r"\b(?:at\s+\d{1,2}(?::\d{2})?\s*(?:am|pm)?|today|just\s+now|now|earlier|already|"
-        r"(?:the\s+day\s+before\s+)?yesterday|(?:on|last)\s+\w+day|\d{4}-\d{2}-\d{2})\b",
-        " ",
-        name,
-        flags=re.I,
-    )
-    # what it was for or around: "ibuprofen for my knee", "creatine before my run"
-    name = re.sub(
-        r"\s+(?:before|after|during|for|because of|due to|to help with)\s+(?:my|the|a|an)\s.*$",
-        "",
-        name.strip(),
-        flags=re.I,
-    )
-    name = re.sub(r"^\s*(?:of|my|a|an|some|the|his|her)\s+", "", name.strip(), flags=re.I)
-    name = re.sub(r"\s+", " ", name).strip(" ,.")
-    count = re.match(r"(\d+|one|two|three|four|five|a couple of)\s+(\S.*)$", name, re.I)
-    if count and not dose:  # "two paracetamol": two of them
-        dose, name = (
-            str(said.NUMBER_WORDS.get(count.group(1).lower(), count.group(1))),
-            count.group(2),
-        )
-        dose = "2" if count.group(1).lower() == "a couple of" else dose
-    if not name:
-        raise CommandError('Say what you took, e.g. "I took 400 mg ibuprofen".')
-    if any(re.match(rf"{re.escape(place)}\b", name, re.I) for place, _ in CARE_PLACES):
-        # "had physio today": a care session, never a medicine called "physio".
-        raise NotMeant
-    if said.not_a_medicine(name):
-        # "log my mood as 2", "log my sleep": how the athlete is, not a medicine they took.
-        raise NotMeant
-    if not re.search(rf"(?<!\w){re.escape(name)}(?!\w)", _typed(slots), re.I):
-        # A name the typo correction made ("took a cold shower" read as "cold show"): a log is
-        # written at once, so a medicine is logged as typed, never as a guess.
-        raise NotMeant
-    lower = name.lower()
-    kind = "supplement" if any(s in lower for s in SUPPLEMENTS) else "medication"
-    has_object = dose or kind == "supplement" or set(lower.split()) & TAKEN_THINGS
-    if verb == "had" and not has_object and not re.match(r"\s*my\b", text, re.I):
-        raise CommandError(
-            f'I only log a medicine or supplement you say you took, so I logged nothing for "{name}". '
-            'Say it like "I had 400 mg ibuprofen".'
-        )
-    args: dict = {"medication_name": name[:80], "kind": kind}
-    if dose:
-        args["dose"] = dose
-    when = ""
-    date = said.date_said(text, slots.world.today)
-    if date is not None and date != slots.world.today:
-        args["date"] = date.isoformat()
-        when = f" on {date:%A}"
-    time = said.clock(text)
-    if time:
-        args["time"] = time
-        when += f" at {time}"
-    elif part := said.part_of_day(text):
-        args["part_of_day"] = part
-        when += f" ({part})"
-    return Parsed("log_medication", args, f"log {kind} {name}{f', {dose}' if dose else ''}{when}")
-
 
 # --- mood and readiness ---------------------------------------------------------------------------
 
@@ -311,7 +231,7 @@ EVERYDAY = Language(
                 "[i] [just|already|also] [have|'ve|i've|ive] {took_verb} {taken}",
                 "(log|record|note down) [that] [i took] {taken}",
             ),
-            build=_medicine,
+            build=medicine,
             examples=("I took 400 mg ibuprofen this morning", "log 5 g creatine"),
         ),
         Intent(
