@@ -221,6 +221,10 @@ EVERYDAY = Language(
         "hedge": "[i'd say|i would say|i think|i guess|honestly|tbh|overall]",
         "lately": "[today|right now|at the moment|this morning|tonight|lately|these days|now] "
         "[tbh|honestly|lol|haha|atm|tho|though]",
+        # "mood's like a 7", "my mood is prolly a 6", "mood maybe a 3 out of 5"
+        "mood_is": "(mood [today] [is|was|:|=|at]|mood's [today] [at]|mood today's)",
+        "about": "[like|about|around|maybe|prolly|probably|roughly|somewhere around|like about|"
+        "maybe like|prolly like|probably like|i'd say|i guess]",
         "span_said": "(in|over|for|from) (the last|the past|last|past) {days} days|"
         "[in|over|for|from|during] {span}",
     },
@@ -238,14 +242,14 @@ EVERYDAY = Language(
             "log_mood",
             (
                 f"{MOOD_LEAD} <adverb> {{mood}} <lately>",
-                "[my] mood [today] [is|was|:|=] [feeling] <adverb> {mood} <lately> [{mood_note}]",
+                "[my] <mood_is> [feeling] <about> <adverb> {mood} <lately> [{mood_note}]",
                 "(log|record|set) [my] mood [as] [to] <adverb> {mood} [{mood_note}]",
                 "(today|today's) [is|was] [been] [a|an] <adverb> {mood} day",
-                "[<hedge>] [my] mood [today] [is|was|:|=|at] [a|an] {mood_score} [out of (5|five)] "
+                "[<hedge>] [my] <mood_is> <about> [a|an] {mood_score} [out of (5|five)] "
                 "<lately>",
                 "(log|record|set|put|rate) [my|today's] mood [as|to|at] [a|an] {mood_score} "
                 "[out of (5|five)] <lately>",
-                "[<hedge>] [my] mood [today] [is|was|:|=|at] [a|an] [solid|strong|good|low|high] "
+                "[<hedge>] [my] <mood_is> <about> [a|an] [solid|strong|good|low|high] "
                 "{mood_ten} <lately>",
                 "(log|record|set|put|rate) [my|today's] mood [as|to|at] [a|an] {mood_ten} <lately>",
                 f"{MOOD_LEAD} [like|about|around|maybe] [a|an] [solid|strong|good|low] {{mood_ten}} "

@@ -1,0 +1,35 @@
+"""Wellness sentences as people type them (issue 20): a mood with a contraction or a filler
+("mood's like a 7 out of 10"), an injury in everyday verbs ("rolled my ankle") but never foam
+rolling or soreness, and readiness words in any order ("anxious and stressed, slept like 4 hours,
+legs are fine")."""
+
+from __future__ import annotations
+
+import pytest
+
+from .test_language import calls, read
+
+
+@pytest.mark.parametrize(
+    ("text", "mood"),
+    [
+        ("mood's like a 7 out of 10", "good"),
+        ("my mood's good", "good"),
+        ("mood is like a 7 out of 10", "good"),
+        ("mood's about 8", "good"),
+        ("my mood is prolly a 6", "okay"),
+        ("mood maybe a 3 out of 5", "okay"),
+        ("my mood's like a 2", "poor"),
+        ("mood's like okay", "okay"),
+    ],
+)
+def test_a_mood_with_a_contraction_or_a_filler(text, mood):
+    assert calls(text) == [("log_mood", {"mood": mood})]
+
+
+@pytest.mark.parametrize(
+    "text", ["what's my mood like", "my mood's like a rollercoaster", "how's my mood been"]
+)
+def test_a_mood_question_or_no_mood_word_logs_nothing(text):
+    found = read(text)
+    assert found is None or not any(c.name == "log_mood" for c in found.calls)
