@@ -33,3 +33,44 @@ def test_a_mood_with_a_contraction_or_a_filler(text, mood):
 def test_a_mood_question_or_no_mood_word_logs_nothing(text):
     found = read(text)
     assert found is None or not any(c.name == "log_mood" for c in found.calls)
+
+
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        ("rolled my ankle on my run", "Rolled my ankle on my run"),
+        ("i think i sprained my wrist", "Sprained my wrist"),
+        ("tweaked my lower back deadlifting", "Tweaked my lower back deadlifting"),
+        ("jammed my finger", "Jammed my finger"),
+        ("banged my knee on the bar", "Banged my knee on the bar"),
+        ("bruised my left shin", "Bruised my left shin"),
+        ("i've pulled a hamstring", "Pulled my hamstring"),
+        ("twisted my ankle", "Twisted my ankle"),
+        ("strained my calf", "Strained my calf"),
+        ("tore my acl", "Tore my acl"),
+    ],
+)
+def test_an_everyday_injury_verb_and_a_body_part_is_an_injury(text, title):
+    assert calls(text) == [
+        (
+            "create_care_log",
+            {"log_type": "injury", "title": title, "occurred_at": "2026-11-26T12:00"},
+        )
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "rolled out my quads",  # foam rolling
+        "rolled my quads",
+        "rolled my calves after the run",
+        "my legs hurt",  # soreness, not an injury
+        "my knee hurts",
+        "I hurt my feelings",  # no body part
+        "pulled my weight today",
+    ],
+)
+def test_foam_rolling_soreness_and_no_body_part_are_no_injury(text):
+    found = read(text)
+    assert found is None or not any(c.name == "create_care_log" for c in found.calls)

@@ -17,6 +17,7 @@ from coach.llm.offline.language import (
     Ask,
     Intent,
     Language,
+    NotMeant,
     Slots,
     message_of,
     rest_of_message,
@@ -26,7 +27,17 @@ from . import said
 from .crisis import CRISIS
 from .offline import SUPPLEMENTS
 from .taken import medicine
-from .words import CARE_PLACES, INJURY_VERBS, LOG_KINDS, MOOD_SCORES, MOOD_TENS, MOODS, SPANS
+from .words import (
+    BODY_PARTS,
+    CARE_PLACES,
+    INJURY_VERBS,
+    LOG_KINDS,
+    MOOD_SCORES,
+    MOOD_TENS,
+    MOODS,
+    ROLLED_JOINTS,
+    SPANS,
+)
 from .writes import TAKEN_THINGS, days_text
 
 # --- mood and readiness ---------------------------------------------------------------------------
@@ -169,9 +180,12 @@ def _care(slots: Slots) -> Parsed:
     )
     topic = re.sub(r"^(?:a|an|the|my)\s+", "", re.sub(r"\s+", " ", topic).strip(" ,."), flags=re.I)
     if kind == "injury":
-        part = _DATE_WORDS.sub(" ", str(slots.get("body_part", "")))
-        part = " ".join(part.split())
-        what = f"{slots.words.get('injury_verb', 'hurt')} my {part}"
+        verb = slots.words.get("injury_verb", "hurt")
+        part = str(slots.get("body_part", ""))
+        if verb.lower() == "rolled" and part.lower() not in ROLLED_JOINTS:
+            raise NotMeant  # "rolled my quads": foam rolling, never an injury
+        side = f"{slots.get('body_side')} " if slots.get("body_side") else ""
+        what = " ".join(f"{verb} my {side}{part} {topic}".split())
         title = what[:1].upper() + what[1:]
     else:
         title = place[:1].upper() + place[1:] + (f": {topic}" if topic else "")
@@ -202,7 +216,7 @@ MOOD_LEAD = (
 )
 
 EVERYDAY = Language(
-    wildcards=("taken", "mood_note", "remind_what", "remind_rest", "care_rest", "body_part"),
+    wildcards=("taken", "mood_note", "remind_what", "remind_rest", "care_rest"),
     values={
         "mood": MOODS,
         "mood_score": MOOD_SCORES,
@@ -214,6 +228,8 @@ EVERYDAY = Language(
             (w, w) for w in ("took", "taken", "had", "swallowed", "injected", "used", "popped")
         ],
         "injury_verb": [(w, w) for w in INJURY_VERBS],
+        "body_part": [(w, w) for w in BODY_PARTS],
+        "body_side": [(w, w) for w in ("left", "right")],
     },
     ranges={"days": (1, 90)},
     rules={
@@ -245,8 +261,7 @@ EVERYDAY = Language(
                 "[my] <mood_is> [feeling] <about> <adverb> {mood} <lately> [{mood_note}]",
                 "(log|record|set) [my] mood [as] [to] <adverb> {mood} [{mood_note}]",
                 "(today|today's) [is|was] [been] [a|an] <adverb> {mood} day",
-                "[<hedge>] [my] <mood_is> <about> [a|an] {mood_score} [out of (5|five)] "
-                "<lately>",
+                "[<hedge>] [my] <mood_is> <about> [a|an] {mood_score} [out of (5|five)] <lately>",
                 "(log|record|set|put|rate) [my|today's] mood [as|to|at] [a|an] {mood_score} "
                 "[out of (5|five)] <lately>",
                 "[<hedge>] [my] <mood_is> <about> [a|an] [solid|strong|good|low|high] "
@@ -293,7 +308,8 @@ EVERYDAY = Language(
                 "[i] [just] (had|got) [a|an|my] {care_place} (session|appointment|visit|"
                 "checkup|check-up) [{care_rest}]",
                 "[i] [just] had [a|an|my] {care_place} [{care_rest}]",
-                "[i] [think] [i] {injury_verb} my {body_part}",
+                "[i] [think] [i] [just] [have|'ve|i've|ive] {injury_verb} (my|a|an|the) "
+                "[{body_side}] {body_part} [{care_rest}]",
             ),
             build=_care,
             examples=("I went to the physio yesterday about my knee",),
