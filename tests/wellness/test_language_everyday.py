@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from wellness.tools.said import sleep_hours
+
 from .test_language import calls, read
 
 
@@ -74,3 +76,39 @@ def test_an_everyday_injury_verb_and_a_body_part_is_an_injury(text, title):
 def test_foam_rolling_soreness_and_no_body_part_are_no_injury(text):
     found = read(text)
     assert found is None or not any(c.name == "create_care_log" for c in found.calls)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "anxious and stressed, slept like 4 hours, legs are fine",
+            {"sleep_quality": 1, "soreness": 2, "stress": 4},
+        ),
+        (
+            "legs are fresh, slept 8 hours, not stressed",
+            {"sleep_quality": 4, "soreness": 1, "stress": 1},
+        ),
+        (
+            "slept 6 hours, legs feel good, a bit stressed",
+            {"sleep_quality": 3, "soreness": 1, "stress": 3},
+        ),
+        (
+            "stressed out, got five hours of sleep, legs are sore",
+            {"sleep_quality": 2, "soreness": 4, "stress": 5},
+        ),
+    ],
+)
+def test_readiness_words_in_any_order(text, expected):
+    assert calls(text) == [("log_readiness", expected)]
+
+
+@pytest.mark.parametrize(("hours", "scale"), [(3, 1), (4, 1), (5, 2), (6, 3), (7, 4), (9, 4)])
+def test_hours_slept_map_to_the_sleep_scale(hours, scale):
+    assert sleep_hours(f"slept like {hours} hours") == scale
+
+
+@pytest.mark.parametrize("text", ["my legs are sore", "i'm anxious about my legs"])
+def test_one_readiness_scale_alone_is_no_log(text):
+    found = read(text)
+    assert found is None or not any(c.name == "log_readiness" for c in found.calls)

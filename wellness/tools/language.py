@@ -64,6 +64,8 @@ def _readiness(slots: Slots) -> list[Parsed] | Ask:
             'e.g. "slept well, a bit sore, not stressed".'
         )
     found = said.readiness(text)
+    if len(found) < 2:
+        raise NotMeant  # one scale alone ("my back is sore") is no readiness log
     missing = [k for k in ("sleep_quality", "soreness", "stress") if k not in found]
     if missing:
         words = {
@@ -241,6 +243,7 @@ EVERYDAY = Language(
         "mood_is": "(mood [today] [is|was|:|=|at]|mood's [today] [at]|mood today's)",
         "about": "[like|about|around|maybe|prolly|probably|roughly|somewhere around|like about|"
         "maybe like|prolly like|probably like|i'd say|i guess]",
+        "ready": "(slept|sleep|sore|soreness|stiff|doms|stressed|stressful|stress|anxious|legs)",
         "span_said": "(in|over|for|from) (the last|the past|last|past) {days} days|"
         "[in|over|for|from|during] {span}",
     },
@@ -281,6 +284,9 @@ EVERYDAY = Language(
                 "stressful|stress|doms) [{remind_rest}]",
                 "[{mood_note}] (sore|soreness|stiff|doms|stressed|stressful) {care_rest} (slept|"
                 "sleep was|sore|soreness|stiff|stressed|stressful|stress) [{remind_rest}]",
+                # the scales' words in any order: "anxious and stressed, slept like 4 hours,
+                # legs are fine" (the build reads two scales at least, else it is no log)
+                "[{mood_note}] <ready> [{care_rest}] <ready> [{remind_rest}]",
             ),
             build=_readiness,
             examples=("slept badly, legs are sore, work is stressful",),
