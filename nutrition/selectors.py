@@ -69,16 +69,21 @@ def recipes(
     min_rating: int | None = None,
     query: str | None = None,
 ) -> list[Recipe]:
-    """Recipes matching every tag (exact, case-insensitive), a minimum rating and a title text."""
+    """Recipes matching every tag (exact, case-insensitive), a minimum rating and a text in the
+    title or an ingredient's name ("chicken": "Chicken curry", or a stir fry with chicken)."""
     if household is None:
         return []
     rows = Recipe.objects.filter(household=household)
     if min_rating is not None:
         rows = rows.filter(rating__gte=min_rating)
-    if query:
-        rows = rows.filter(title__icontains=query)
     wanted = {t.lower() for t in tags or []}
-    return [r for r in rows if wanted <= {str(t).lower() for t in r.tags}]
+    text = (query or "").lower()
+
+    def said(recipe: Recipe) -> bool:
+        names = (str(i.get("name", "")) for i in recipe.ingredients or [])
+        return not text or text in recipe.title.lower() or any(text in n.lower() for n in names)
+
+    return [r for r in rows if wanted <= {str(t).lower() for t in r.tags} and said(r)]
 
 
 def meals(

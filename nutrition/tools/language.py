@@ -200,11 +200,12 @@ LANGUAGE = Language(
         "unit_word": sorted(said.UNIT_WORDS.items()),
         "qty": sorted(said.NUMBER_WORDS.items()),
     },
-    wildcards=("items", "list_name", "recipe_text"),
+    wildcards=("items", "list_name", "recipe_text", "recipe_query"),
     rules={
         "list": f"[<the>] [{{grocery_list}}] {LIST_WORDS} [please|pls|plz|thanks|thx]",
         "when_meal": WHEN,
         "amount": "[some|more] [{count}|{qty}] [{unit_word}] [of]",
+        "with_food": "(with|using|that use|that have|that has|containing|made with|featuring)",
     },
     intents=(
         Intent(
@@ -275,9 +276,17 @@ LANGUAGE = Language(
                 "(do|have) (i|we) (have|got|saved) any [saved] recipes",
                 "(show|list|give|read) [me] [all] [my|the|our] [saved] recipes",
                 "[my|our] recipes",
+                # with a food: "do i have any recipes with chicken", "show my chicken recipes"
+                "(what|which) recipes (do i have|have i got|are there|did i save|do we have) "
+                "<with_food> {recipe_query}",
+                "(do|have) (i|we) (have|got|saved) any [saved] recipes <with_food> {recipe_query}",
+                "[got] any recipes <with_food> {recipe_query}",
+                "(show|list|give|read|find) [me] [all] [my|the|our] [saved] recipes <with_food> "
+                "{recipe_query}",
+                "(show|list|give|read|find) [me] [all] [my|the|our|any] {recipe_query} recipes",
             ),
-            build=lambda slots: Parsed("recipe_list", {}, "list your recipes"),
-            examples=("what recipes do I have",),
+            build=meals.recipes,
+            examples=("what recipes do I have", "do I have any recipes with chicken"),
         ),
         Intent(
             "planner_get_meal",

@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 from coach.llm.offline.grammar import CommandError, Parsed
-from coach.llm.offline.language import Ask, Slots, day_of, rest_of_message
+from coach.llm.offline.language import Ask, NotMeant, Slots, day_of, rest_of_message
 
 from . import said
 from .references import items_named, which_list
@@ -121,3 +121,17 @@ def check(slots: Slots) -> Parsed | Ask:
         {"grocery_item_id": item.pk},
         f"tick {item.name} off {item.grocery_list.name}",
     )
+
+
+def recipes(slots: Slots) -> Parsed:
+    """The household's recipes, or those with a food or a word in them ("do i have any recipes
+    with chicken", "show my chicken recipes": ``recipe_list`` with that text as its query, read
+    in titles and ingredients)."""
+    if "recipe_query" not in slots.values:
+        return Parsed("recipe_list", {}, "list your recipes")
+    query = str(slots.get("recipe_query", "")).strip(" ?.!,\"'")
+    query = re.sub(r"^(?:(?:all|any|some|my|our|the|saved|a|an)\s+)+", "", query, flags=re.I)
+    query = re.sub(r"\s+(?:in\s+(?:it|them)|please|pls)$", "", query, flags=re.I).strip()
+    if not query or query.lower() in ("all", "saved", "my", "our") or len(query.split()) > 4:
+        raise NotMeant  # no food named, or a clause rather than a food
+    return Parsed("recipe_list", {"query": query[:100]}, f'list your recipes with "{query}"')

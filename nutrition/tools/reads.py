@@ -181,7 +181,7 @@ def _read(
 SPECS = [
     _read(
         "recipe_list",
-        "List the household's recipes (filters: tags, min_rating, title text).",
+        "List the household's recipes (filters: tags, min_rating, text in a title or ingredient).",
         a.RecipeListArgs,
         recipe_list,
         "Looking at your recipes…",

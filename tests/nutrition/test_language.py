@@ -257,3 +257,18 @@ def test_out_of_several_known_ingredients_adds_each(athlete):
 def test_out_of_things_that_are_no_ingredients_is_no_grocery_item(athlete, text):
     found = read(athlete, text)
     assert found is None or not any(c.name == "grocery_add_item" for c in found.calls)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("do i have any recipes with chicken", {"query": "chicken"}),
+        ("what recipes do i have with rice", {"query": "rice"}),
+        ("find me recipes using lentils", {"query": "lentils"}),
+        ("show my chicken recipes", {"query": "chicken"}),
+        ("show my saved recipes", {}),  # no food named: every recipe
+        ("do i have any recipes", {}),
+    ],
+)
+def test_recipes_with_a_food_are_a_recipe_query(athlete, text, expected):
+    assert calls(athlete, text) == [("recipe_list", expected)]

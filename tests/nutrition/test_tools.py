@@ -300,3 +300,13 @@ def test_check_then_check_again_is_refused_as_no_change():
     assert foil.checked
     dry = preview(athlete, call("grocery_check_item", grocery_item_id=foil.pk))
     assert dry.preview["details"][0]["fields"] == []  # the chat refuses it as a no-op
+
+
+def test_a_recipe_query_finds_a_food_in_the_title_or_the_ingredients():
+    owner = UserFactory()
+    kitchen(owner)
+    found = read(owner, "recipe_list", query="chicken").summary
+    assert '"Rice bowl"' in found and '"Stir fry"' in found  # chicken is in both
+    assert '"Stir fry"' in read(owner, "recipe_list", query="stir").summary
+    assert '"Rice bowl"' not in read(owner, "recipe_list", query="stir").summary
+    assert read(owner, "recipe_list", query="salmon").summary == "No recipes match."

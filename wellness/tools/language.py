@@ -26,88 +26,19 @@ from coach.llm.offline.language import (
 from . import said
 from .crisis import CRISIS
 from .offline import SUPPLEMENTS
-from .words import CARE_PLACES, INJURY_VERBS, LOG_KINDS, MOOD_SCORES, MOOD_TENS, MOODS, SPANS
+from .taken import medicine
+from .words import (
+    BODY_PARTS,
+    CARE_PLACES,
+    INJURY_VERBS,
+    LOG_KINDS,
+    MOOD_SCORES,
+    MOOD_TENS,
+    MOODS,
+    ROLLED_JOINTS,
+    SPANS,
+)
 from .writes import TAKEN_THINGS, days_text
-
-# --- what the athlete took ------------------------------------------------------------------------
-
-
-def _typed(slots: Slots) -> str:
-    """The athlete's latest message as typed (before any typo correction)."""
-    for turn in reversed(slots.world.turns):
-        if turn.role == "user":
-            text = turn.athlete_text if turn.athlete_text is not None else turn.content
-            return (text or "").replace("\u2019", "'")
-    return slots.text
-
-
-def _medicine(slots: Slots) -> Parsed:
-    text = str(slots.get("taken", "")).strip()
-    verb = str(slots.words.get("took_verb", "") or "").lower()
-    dose = said.dose(text)
-    name = text
-    name = re.sub(said.DOSE.pattern + r"(?:\s+of)?", " ", name, flags=re.I)
-    name = re.sub(said.PART.pattern, " ", name, flags=re.I)
-    name = re.sub(
-        r"\b(?:at\s+\d{1,2}(?::\d{2})?\s*(?:am|pm)?|today|just\s+now|now|earlier|already|"
-        r"(?:the\s+day\s+before\s+)?yesterday|(?:on|last)\s+\w+day|\d{4}-\d{2}-\d{2})\b",
-        " ",
-        name,
-        flags=re.I,
-    )
-    # what it was for or around: "ibuprofen for my knee", "creatine before my run"
-    name = re.sub(
-        r"\s+(?:before|after|during|for|because of|due to|to help with)\s+(?:my|the|a|an)\s.*$",
-        "",
-        name.strip(),
-        flags=re.I,
-    )
-    name = re.sub(r"^\s*(?:of|my|a|an|some|the|his|her)\s+", "", name.strip(), flags=re.I)
-    name = re.sub(r"\s+", " ", name).strip(" ,.")
-    count = re.match(r"(\d+|one|two|three|four|five|a couple of)\s+(\S.*)$", name, re.I)
-    if count and not dose:  # "two paracetamol": two of them
-        dose, name = (
-            str(said.NUMBER_WORDS.get(count.group(1).lower(), count.group(1))),
-            count.group(2),
-        )
-        dose = "2" if count.group(1).lower() == "a couple of" else dose
-    if not name:
-        raise CommandError('Say what you took, e.g. "I took 400 mg ibuprofen".')
-    if any(re.match(rf"{re.escape(place)}\b", name, re.I) for place, _ in CARE_PLACES):
-        # "had physio today": a care session, never a medicine called "physio".
-        raise NotMeant
-    if said.not_a_medicine(name):
-        # "log my mood as 2", "log my sleep": how the athlete is, not a medicine they took.
-        raise NotMeant
-    if not re.search(rf"(?<!\w){re.escape(name)}(?!\w)", _typed(slots), re.I):
-        # A name the typo correction made ("took a cold shower" read as "cold show"): a log is
-        # written at once, so a medicine is logged as typed, never as a guess.
-        raise NotMeant
-    lower = name.lower()
-    kind = "supplement" if any(s in lower for s in SUPPLEMENTS) else "medication"
-    has_object = dose or kind == "supplement" or set(lower.split()) & TAKEN_THINGS
-    if verb == "had" and not has_object and not re.match(r"\s*my\b", text, re.I):
-        raise CommandError(
-            f'I only log a medicine or supplement you say you took, so I logged nothing for "{name}". '
-            'Say it like "I had 400 mg ibuprofen".'
-        )
-    args: dict = {"medication_name": name[:80], "kind": kind}
-    if dose:
-        args["dose"] = dose
-    when = ""
-    date = said.date_said(text, slots.world.today)
-    if date is not None and date != slots.world.today:
-        args["date"] = date.isoformat()
-        when = f" on {date:%A}"
-    time = said.clock(text)
-    if time:
-        args["time"] = time
-        when += f" at {time}"
-    elif part := said.part_of_day(text):
-        args["part_of_day"] = part
-        when += f" ({part})"
-    return Parsed("log_medication", args, f"log {kind} {name}{f', {dose}' if dose else ''}{when}")
-
 
 # --- mood and readiness ---------------------------------------------------------------------------
 
@@ -133,6 +64,8 @@ def _readiness(slots: Slots) -> list[Parsed] | Ask:
             'e.g. "slept well, a bit sore, not stressed".'
         )
     found = said.readiness(text)
+    if len(found) < 2:
+        raise NotMeant  # one scale alone ("my back is sore") is no readiness log
     missing = [k for k in ("sleep_quality", "soreness", "stress") if k not in found]
     if missing:
         words = {
@@ -249,9 +182,12 @@ def _care(slots: Slots) -> Parsed:
     )
     topic = re.sub(r"^(?:a|an|the|my)\s+", "", re.sub(r"\s+", " ", topic).strip(" ,."), flags=re.I)
     if kind == "injury":
-        part = _DATE_WORDS.sub(" ", str(slots.get("body_part", "")))
-        part = " ".join(part.split())
-        what = f"{slots.words.get('injury_verb', 'hurt')} my {part}"
+        verb = slots.words.get("injury_verb", "hurt")
+        part = str(slots.get("body_part", ""))
+        if verb.lower() == "rolled" and part.lower() not in ROLLED_JOINTS:
+            raise NotMeant  # "rolled my quads": foam rolling, never an injury
+        side = f"{slots.get('body_side')} " if slots.get("body_side") else ""
+        what = " ".join(f"{verb} my {side}{part} {topic}".split())
         title = what[:1].upper() + what[1:]
     else:
         title = place[:1].upper() + place[1:] + (f": {topic}" if topic else "")
@@ -282,7 +218,7 @@ MOOD_LEAD = (
 )
 
 EVERYDAY = Language(
-    wildcards=("taken", "mood_note", "remind_what", "remind_rest", "care_rest", "body_part"),
+    wildcards=("taken", "mood_note", "remind_what", "remind_rest", "care_rest"),
     values={
         "mood": MOODS,
         "mood_score": MOOD_SCORES,
@@ -294,6 +230,8 @@ EVERYDAY = Language(
             (w, w) for w in ("took", "taken", "had", "swallowed", "injected", "used", "popped")
         ],
         "injury_verb": [(w, w) for w in INJURY_VERBS],
+        "body_part": [(w, w) for w in BODY_PARTS],
+        "body_side": [(w, w) for w in ("left", "right")],
     },
     ranges={"days": (1, 90)},
     rules={
@@ -301,6 +239,11 @@ EVERYDAY = Language(
         "hedge": "[i'd say|i would say|i think|i guess|honestly|tbh|overall]",
         "lately": "[today|right now|at the moment|this morning|tonight|lately|these days|now] "
         "[tbh|honestly|lol|haha|atm|tho|though]",
+        # "mood's like a 7", "my mood is prolly a 6", "mood maybe a 3 out of 5"
+        "mood_is": "(mood [today] [is|was|:|=|at]|mood's [today] [at]|mood today's)",
+        "about": "[like|about|around|maybe|prolly|probably|roughly|somewhere around|like about|"
+        "maybe like|prolly like|probably like|i'd say|i guess]",
+        "ready": "(slept|sleep|sore|soreness|stiff|doms|stressed|stressful|stress|anxious|legs)",
         "span_said": "(in|over|for|from) (the last|the past|last|past) {days} days|"
         "[in|over|for|from|during] {span}",
     },
@@ -311,21 +254,20 @@ EVERYDAY = Language(
                 "[i] [just|already|also] [have|'ve|i've|ive] {took_verb} {taken}",
                 "(log|record|note down) [that] [i took] {taken}",
             ),
-            build=_medicine,
+            build=medicine,
             examples=("I took 400 mg ibuprofen this morning", "log 5 g creatine"),
         ),
         Intent(
             "log_mood",
             (
                 f"{MOOD_LEAD} <adverb> {{mood}} <lately>",
-                "[my] mood [today] [is|was|:|=] [feeling] <adverb> {mood} <lately> [{mood_note}]",
+                "[my] <mood_is> [feeling] <about> <adverb> {mood} <lately> [{mood_note}]",
                 "(log|record|set) [my] mood [as] [to] <adverb> {mood} [{mood_note}]",
                 "(today|today's) [is|was] [been] [a|an] <adverb> {mood} day",
-                "[<hedge>] [my] mood [today] [is|was|:|=|at] [a|an] {mood_score} [out of (5|five)] "
-                "<lately>",
+                "[<hedge>] [my] <mood_is> <about> [a|an] {mood_score} [out of (5|five)] <lately>",
                 "(log|record|set|put|rate) [my|today's] mood [as|to|at] [a|an] {mood_score} "
                 "[out of (5|five)] <lately>",
-                "[<hedge>] [my] mood [today] [is|was|:|=|at] [a|an] [solid|strong|good|low|high] "
+                "[<hedge>] [my] <mood_is> <about> [a|an] [solid|strong|good|low|high] "
                 "{mood_ten} <lately>",
                 "(log|record|set|put|rate) [my|today's] mood [as|to|at] [a|an] {mood_ten} <lately>",
                 f"{MOOD_LEAD} [like|about|around|maybe] [a|an] [solid|strong|good|low] {{mood_ten}} "
@@ -342,6 +284,9 @@ EVERYDAY = Language(
                 "stressful|stress|doms) [{remind_rest}]",
                 "[{mood_note}] (sore|soreness|stiff|doms|stressed|stressful) {care_rest} (slept|"
                 "sleep was|sore|soreness|stiff|stressed|stressful|stress) [{remind_rest}]",
+                # the scales' words in any order: "anxious and stressed, slept like 4 hours,
+                # legs are fine" (the build reads two scales at least, else it is no log)
+                "[{mood_note}] <ready> [{care_rest}] <ready> [{remind_rest}]",
             ),
             build=_readiness,
             examples=("slept badly, legs are sore, work is stressful",),
@@ -369,7 +314,8 @@ EVERYDAY = Language(
                 "[i] [just] (had|got) [a|an|my] {care_place} (session|appointment|visit|"
                 "checkup|check-up) [{care_rest}]",
                 "[i] [just] had [a|an|my] {care_place} [{care_rest}]",
-                "[i] [think] [i] {injury_verb} my {body_part}",
+                "[i] [think] [i] [just] [have|'ve|i've|ive] {injury_verb} (my|a|an|the) "
+                "[{body_side}] {body_part} [{care_rest}]",
             ),
             build=_care,
             examples=("I went to the physio yesterday about my knee",),

@@ -85,6 +85,8 @@ def _medication(text: str) -> Parsed | None:
     name = m.group("name").strip()
     if re.search(r"\b(?:at|around|about)\s+\d|\d\s*(?:am|pm)\b", name, F):
         return None  # a time the command doesn't read ("at 7am"): the everyday reading has it
+    if re.search(r"\s(?:and|plus)\s", name, F):
+        return None  # two names ("vitamin d and fish oil"): the everyday reading logs each
     kind = "supplement" if any(s in name.lower() for s in SUPPLEMENTS) else "medication"
     dose = m.group("dose") or m.group("dose2")
     if m.group("verb").lower() == "had" and not (

@@ -200,7 +200,13 @@ _BARELY = r"(?:barely|hardly|scarcely|not\s+at\s+all)\s+"
 _NOT_VERY = r"not\s+(?:very|really|too|that|so|overly)\s+"
 SORENESS = (
     (rf"not\s+(?:sore|stiff)|no\s+soreness|{_BARELY}(?:sore|stiff)", 1),
-    (r"(?:feel|feeling|legs\s+feel)\s+fresh", 1),
+    (r"(?:feel|feeling|legs(?:\s+feel)?)\s+fresh", 1),
+    # "legs are fine", "legs feel good", "body feels great": nothing sore
+    (
+        r"\b(?:legs|body|muscles)\s+(?:are|were|feel|feels|felt|feeling)\s+"
+        r"(?:(?:pretty|really|totally|all)\s+)?(?:fresh|good|great|fine|ok|okay|alright)\b",
+        1,
+    ),
     (rf"{_NOT_VERY}(?:sore|stiff)", 2),
     (rf"{_MUCH}(?:sore|stiff)|(?:wrecked|destroyed|can'?t\s+walk)", 5),
     (rf"{_LITTLE}(?:sore|stiff)", 2),
@@ -261,6 +267,30 @@ def _scale(text: str, rules: tuple[tuple[str, int], ...]) -> int | None:
     return None
 
 
+# Sleep said as hours slept ("slept like 4 hours", "5 hours of sleep", "slept 7h"): a short night
+# is a poor one, on the log's 1-5 scale: under 5 hours 1, 5 hours 2, 6 hours 3, 7 or more 4 (a
+# full night is good; how long is never "great", which is a word for how well).
+_ABOUT = (
+    r"(?:(?:like|about|around|maybe|only|just|barely|nearly|almost|roughly|prolly|probably)\s+)*"
+)
+_HOURS = r"(?P<{}>\d{{1,2}}(?:\.\d)?|" + "|".join(NUMBER_WORDS) + r")\s*(?:hours?|hrs?|h)\b"
+SLEEP_HOURS = re.compile(
+    rf"\bslept\s+(?:for\s+)?{_ABOUT}{_HOURS.format('hours')}"
+    rf"|\b{_ABOUT}{_HOURS.format('slept')}\s+(?:of\s+)?sleep\b",
+    F,
+)
+
+
+def sleep_hours(text: str) -> int | None:
+    """The sleep scale of the hours ``text`` says were slept (see ``SLEEP_HOURS``), or None."""
+    m = SLEEP_HOURS.search(text)
+    if m is None:
+        return None
+    raw = (m.group("hours") or m.group("slept")).lower()
+    hours = float(NUMBER_WORDS.get(raw, raw) if not raw[0].isdigit() else raw)
+    return 1 if hours < 5 else 2 if hours < 6 else 3 if hours < 7 else 4
+
+
 def readiness(text: str) -> dict[str, int]:
     """The readiness scales ``text`` states: ``sleep_quality``, ``soreness``, ``stress``; a scale
     not mentioned is left out."""
@@ -268,6 +298,8 @@ def readiness(text: str) -> dict[str, int]:
     for m in SCALE.finditer(text):
         key = {"sleep": "sleep_quality", "sore": "soreness"}.get(m.group(1).lower(), m.group(1))
         found[key.lower()] = int(m.group(2))
+    if "sleep_quality" not in found and (hours := sleep_hours(text)) is not None:
+        found["sleep_quality"] = hours
     for key, rules in (("sleep_quality", SLEEP), ("soreness", SORENESS), ("stress", STRESS)):
         if key not in found and (value := _level(text, key) or _scale(text, rules)) is not None:
             found[key] = value
