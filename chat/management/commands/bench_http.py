@@ -41,6 +41,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from config import embedded_redis
 
+from . import _bench_http_box
 from ._bench_http_capacity import run_capacity
 from ._bench_http_client import Request, quantile, run_batch
 from ._bench_http_mix import ACTIONS
@@ -257,12 +258,7 @@ class Command(BaseCommand):
 
     @staticmethod
     def _stop(proc, log) -> None:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        _bench_http_box.stop(proc)
         log.close()
 
     def _endpoints(self, env, var_dir, seeded, designs, options) -> dict:
