@@ -104,6 +104,7 @@ LANGUAGE = Language(
                 f"<ex> {SS} (is|are|was|were|keeps|keep|has been|have been) {{reason}} (change|swap|switch|replace|sub) (it|them|that|those) (to|with|for|into) {{new_name}}",
                 f"{SS} [i'd rather|i want to|let me|can i|i'll|i will|i'd like to] do {{new_name}} instead of <ex> {SS}",
                 f"instead of <ex> {SS} [i want to|i'd like to|let me|i'll|i will|can i] do {{new_name}} {SS}",
+                f"{SS} [i'd|i would|i'd much|i would much] rather (do|have) {{new_name}} (than|over) <ex> {SS}",
             ),
             build=ex.swap,
             examples=("swap squats for lunges", "change bench press to dumbbell press this week"),
@@ -188,7 +189,7 @@ LANGUAGE = Language(
                 f"<ask> {SS} (make|go) <ex> {{direction}} {SS} [at|to|with] [<load>] {SS}",
                 f"<ask> {SS} go {{direction}} (on|with|for) <ex> {SS} [at|to|with] [<load>] {SS}",
                 f"<ask> {SS} make (it|that|them|this) {{direction}} {SS} [at|to] [<load>]",
-                f"<ask> {SS} (use|do|lift|load) <load> (on|for) <ex> {SS}",
+                f"<ask> {SS} (use|do|lift|load|put) <load> (on|for|onto) <ex> {SS}",
                 f"{SS} <ex> {SS} [at|to|@|with] <load> {SS}",
                 f"<ask> {SS} {{weight_change:direction}} (on|for|of|with|to) <ex> {SS} [[to|at] <load>] {SS}",
                 f"<ask> {SS} (put|set|make|change|bump|increase|raise|drop|lower|reduce|cut|take|up) <the> (weight|load) (on|for|of|with) <ex> {SS} [up|down] (to|at) <load> {SS}",
@@ -200,7 +201,11 @@ LANGUAGE = Language(
         Intent(
             "load_up",
             (
-                f"<ask> {SS} (add|put|throw) [on] [another|an extra] <load> [more] (to|on|onto) <ex> {SS}",
+                # "put 185 lbs on the bench" sets the load (the "load" intent); "put" adds only
+                # with "more", "another" or "an extra" said.
+                f"<ask> {SS} (add|throw) [on] [another|an extra] <load> [more] (to|on|onto) <ex> {SS}",
+                f"<ask> {SS} put [on] (another|an extra) <load> [more] (to|on|onto) <ex> {SS}",
+                f"<ask> {SS} put [on] <load> more (to|on|onto) <ex> {SS}",
                 f"<ask> {SS} <load> (more|heavier) (on|for) <ex> {SS}",
             ),
             build=_with(ex.load, delta=1),

@@ -56,3 +56,21 @@ def test_a_load_in_percent_keeps_the_percent(built, message, load):
 def test_a_reason_then_replace_them_swaps_the_exercise_the_reason_named(built):
     found = calls(say(built, "farmer carries are wrecking my grip, replace them with sled pushes"))
     assert found == [ex(w, 3, 4, name="Sled pushes") for w in WEEKS]
+
+
+@pytest.mark.parametrize(
+    ("message", "load"),
+    [
+        ("put 185 lbs on the bench", "185 lbs"),  # blind set 3: proposed +185 (320 lbs)
+        ("put another 10 lbs on the bench", "145 lbs"),
+        ("put 10 lbs more on the bench", "145 lbs"),
+        ("add 10 lbs to the bench", "145 lbs"),
+    ],
+)
+def test_put_a_load_on_sets_it_and_adds_only_with_more_or_another(built, message, load):
+    assert calls(say(built, message)) == [ex(w, 2, 1, targetLoad=load) for w in WEEKS]
+
+
+def test_rather_do_a_than_b_swaps_b_for_a(built):
+    found = calls(say(built, "i'd rather do chin ups than barbell rows"))
+    assert found == [ex(w, 2, 2, name="Chin ups") for w in WEEKS]
