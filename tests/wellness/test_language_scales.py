@@ -90,6 +90,21 @@ def test_a_scale_named_with_a_level_reads_the_level(text, expected):
 
 
 @pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # blind set 3: "zero stress" was read as the bare word "stress" (4)
+        (
+            "slept great, not sore at all, zero stress",
+            {"sleep_quality": 5, "soreness": 1, "stress": 1},
+        ),
+        ("zero sleep, zero soreness, low stress", {"sleep_quality": 1, "soreness": 1, "stress": 2}),
+    ],
+)
+def test_zero_or_low_before_a_scales_word_is_its_lowest_levels(text, expected):
+    assert calls(text) == [("log_readiness", expected)]
+
+
+@pytest.mark.parametrize(
     ("text", "title", "time"),
     [
         ("can you remind me to take my magnesium at night", "Take my magnesium", "21:00"),

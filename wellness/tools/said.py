@@ -184,7 +184,7 @@ SLEEP = (
         3,
     ),
     (
-        rf"slept\s+{_MUCH}(?:badly|bad|poorly|terribly|awfully)|no\s+sleep|(?:barely|hardly)\s+slept"
+        rf"slept\s+{_MUCH}(?:badly|bad|poorly|terribly|awfully)|(?:no|zero)\s+sleep|(?:barely|hardly)\s+slept"
         r"|didn'?t\s+sleep\s+at\s+all|slept\s+(?:terribly|awfully|like\s+(?:crap|shit|garbage))"
         r"|terrible\s+sleep|awful\s+sleep|insomnia|sleep\s+was\s+(?:terrible|awful|horrible)",
         1,
@@ -199,7 +199,7 @@ SLEEP = (
 _BARELY = r"(?:barely|hardly|scarcely|not\s+at\s+all)\s+"
 _NOT_VERY = r"not\s+(?:very|really|too|that|so|overly)\s+"
 SORENESS = (
-    (rf"not\s+(?:sore|stiff)|no\s+soreness|{_BARELY}(?:sore|stiff)", 1),
+    (rf"not\s+(?:sore|stiff)|(?:no|zero|0)\s+soreness|{_BARELY}(?:sore|stiff)", 1),
     (r"(?:feel|feeling|legs(?:\s+feel)?)\s+fresh", 1),
     # "legs are fine", "legs feel good", "body feels great": nothing sore
     (
@@ -213,7 +213,12 @@ SORENESS = (
     (r"\b(?:sore|stiff|doms)\b", 4),
 )
 STRESS = (
-    (r"not\s+stress(?:ed|ful)|no\s+stress|relaxed|chill(?:ed)?\b|calm\b|stress[- ]free", 1),
+    (
+        r"not\s+stress(?:ed|ful)|(?:no|zero|0)\s+stress|relaxed|chill(?:ed)?\b|calm\b"
+        r"|stress[- ]free",
+        1,
+    ),
+    (r"(?:low|little|minimal)\s+stress", 2),
     (rf"{_BARELY}stress(?:ed|ful)", 1),
     (rf"{_NOT_VERY}stress(?:ed|ful)", 2),
     (rf"{_MUCH}stress(?:ed|ful)|stressed\s+out|overwhelmed|burn(?:ed|t)\s+out", 5),
