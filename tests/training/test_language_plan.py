@@ -22,6 +22,7 @@ def program():
         ("make the next 4 days lighter", 4),
         ("lighten the plan for the next two weeks", 14),
         ("take it easy this week", 7),
+        ("i need to lighten things up for the next 5 days", 5),  # blind set 3
     ],
 )
 def test_lighter_days(program, message, days):

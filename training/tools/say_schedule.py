@@ -304,7 +304,7 @@ INTENTS = (
             f"[{{training_feeling:feeling}}] {LEAD} (go|take it) (easy|easier|light|lighter) [on me] [for] [{PERIOD}]"
             f" [{AFTER}]",
             f"[{{training_feeling:feeling}}] {LEAD} (lighten|ease|dial back|tone down|scale back|back off) "
-            f"[up] [on] <the> (plan|training|program|workouts|load) [for] [{PERIOD}]",
+            f"[up] [on] (<the> (plan|training|program|workouts|load)|things) [up] [for] [{PERIOD}]",
             f"{LEAD} (lighten|ease) [up] <the> (plan|training|program|workouts|load)"
             " {training_feeling:feeling}",
             "[{training_feeling:feeling}] i need (an easier|a lighter|an easy|a light) {training_span:days}",
