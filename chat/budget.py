@@ -22,6 +22,8 @@ safety margin (2 %, at least 256 tokens), and fills it in this order:
 4. **A summary of what was dropped** (``chat.dropped``), rendered from rows, not by a model: how
    many messages, the batches proposed in them, the decisions reported (applied, cancelled,
    expired, ...) and the latest few. It opens the first exchange kept, in a ``<spotter_event kind="earlier">`` block.
+   A call is first fitted without it: when the whole history read fits, nothing is dropped and
+   the summary (and its queries) is never computed; only otherwise is its size reserved.
 
 Tokens are counted with the model's own vocabulary for OpenAI's known models and with a safe
 estimate otherwise (``coach.llm.tokens.counter_for``); the final request is counted whole and
@@ -297,9 +299,12 @@ class TurnRequest:
             self._choose()
         if not self.exchanges:
             return steps
+        whole = self._fit_whole(steps)
+        if whole is not None:
+            return whole
         latest = self.sizes[-1]
-        # The summary of what is dropped has a bounded size: reserve the one for dropping all but
-        # the newest exchange (the exact one is counted below).
+        # Something is dropped. The summary of what is has a bounded size: reserve the one for
+        # dropping all but the newest exchange (the exact one is counted below).
         summary = 0
         if len(self.exchanges) > 1 or not self.complete_history:
             summary = self._summary(self.exchanges[-1].start)[1] + SUMMARY_SLACK
@@ -324,6 +329,21 @@ class TurnRequest:
                 ratio *= max(0.1, (self.budget - self.fixed) / max(1, total - self.fixed) * 0.9)
         self.last_prompt_tokens = total
         self.dropped_exchanges = len(self.exchanges) - keep
+        return turns + steps
+
+    def _fit_whole(self, steps: list[Turn]) -> list[Turn] | None:
+        """The turns of the next call when the whole history read fits beside ``steps`` (so no
+        summary is needed, and none is computed); None when something must be dropped."""
+        if not self.complete_history:  # older messages were never read: they are dropped
+            return None
+        steps = self._fit_steps(steps, max(0, self.budget - self.fixed - self.sizes[-1]))
+        if sum(self.sizes) + self.counter.turns(steps) > self.budget - self.fixed:
+            return None
+        turns = self._assemble(len(self.exchanges), 1.0)
+        total = self.counter.request(system=self.system, turns=turns + steps, tools=self.tools)
+        if total > self.budget:
+            return None
+        self.last_prompt_tokens, self.dropped_exchanges = total, 0
         return turns + steps
 
     def _assemble(self, keep: int, ratio: float) -> list[Turn]:
