@@ -48,7 +48,7 @@ from django.utils import timezone
 from coach.llm.base import Deadline, LLMResponse, Provider, Turn, World
 from coach.llm.tokens import TokenCounter, counter_for
 from coach.plan import plan
-from coach.registry import get_tool, tool_definitions
+from coach.registry import get_tool
 from coach.tools.base import ToolContext
 
 from . import proposals, toolsets
@@ -211,7 +211,7 @@ class TurnRequest:
         (``toolsets.tiers``) whose fixed part fits ``FIXED_SHARE`` of the budget at some level,
         else the poorest tier at the outline."""
         for families in toolsets.tiers(in_use=self.in_use, asked=self.asked):
-            tools = tool_definitions(families=families)
+            tools = toolsets.definitions(families)
             for detail in plan().SUMMARY_DETAILS:
                 system = self._system(detail, families)
                 fixed = self.counter.request(system=system, turns=[], tools=tools)
