@@ -61,6 +61,10 @@ MIN_PROMPT_TOKENS = 4000
 FIXED_SHARE = 0.7
 FULL_READS_EXCHANGES = 2
 PAGE = 200
+# What the exchanges read of a message (``chat.prompt.exchanges_from``), and of a tool's answer.
+HISTORY_FIELDS = ["role", "content", "llm_content", "status", "tool_calls", "tool_call_extras"]
+HISTORY_FIELDS += ["steps", "decision"]
+ANSWER_FIELDS = ["reply_to", "tool_call_id", "content", "is_error"]
 SUMMARY_SLACK = 16  # the summary's numbers differ a little from one cut to another
 STUB = "[{name} result from an earlier turn, left out to save space: call {name} again for it.]"
 CUT = "\n[… cut here to fit the model's context window]"
@@ -181,10 +185,15 @@ class TurnRequest:
             budget=prompt_budget(),
             batch=proposals.open_batch(conversation=conversation),
             today=today,
-            in_use=toolsets.families_in_use(conversation=conversation, before=before),
+            in_use=[],
+        )
+        newest_first = request._history(before)
+        page = list(newest_first[:PAGE])  # the newest page tells the families in use too
+        request.in_use = toolsets.families_in_use(
+            conversation=conversation, before=before, newest=page, complete=len(page) < PAGE
         )
         request._choose()
-        request._load(before)
+        request._load(newest_first, page)
         return request
 
     # --- the fixed part ---
@@ -225,32 +234,34 @@ class TurnRequest:
 
     # --- reading the history, newest first ---
 
-    def _load(self, before: Message | None) -> None:
-        """Read pages of messages, newest first, until the exchanges read fill the budget. Each
-        page is turned into exchanges once; its oldest exchange may go on in the page before, so
-        its messages wait for that page (``partial``)."""
+    def _history(self, before: Message | None) -> Any:
+        """The messages before ``before``, newest first, with the fields the exchanges read."""
         newest_first = (
             Message.objects.filter(conversation=self.conversation)
             .exclude(role=Message.Role.TOOL)
             .select_related("decision")
+            .only(*HISTORY_FIELDS)
             .order_by("-pk")
         )
-        if before is not None:
-            newest_first = newest_first.filter(pk__lt=before.pk)
+        return newest_first if before is None else newest_first.filter(pk__lt=before.pk)
+
+    def _load(self, newest_first: Any, page: list[Message]) -> None:
+        """Read pages of messages, newest first (``page``, the newest, is read), until the
+        exchanges read fill the budget. Each page is turned into exchanges once; its oldest
+        exchange may go on in the page before, so its messages wait for that page (``partial``)."""
         exchanges: list[Exchange] = []  # newest first while reading
         sizes: list[int] = []
         partial: list[Message] = []
         answers: dict[tuple[int | None, str], Message] = {}
-        room, total, cursor = self.budget - self.fixed, 0, None
+        room, total = self.budget - self.fixed, 0
         while True:
-            page = list((newest_first.filter(pk__lt=cursor) if cursor else newest_first)[:PAGE])
             exhausted = len(page) < PAGE
-            if page:
-                cursor = page[-1].pk
+            cursor = page[-1].pk if page else None
             page.reverse()
             asked = [m.pk for m in page if m.role == Message.Role.ASSISTANT and m.tool_calls]
             if asked:
-                for answer in Message.objects.filter(role=Message.Role.TOOL, reply_to__in=asked):
+                tool = Message.objects.filter(role=Message.Role.TOOL, reply_to__in=asked)
+                for answer in tool.only(*ANSWER_FIELDS):
                     answers[(answer.reply_to_id, answer.tool_call_id)] = answer
             messages = page + partial
             found = exchanges_from(messages, answers)
@@ -267,6 +278,7 @@ class TurnRequest:
                 total += sizes[-1]
             if exhausted or total >= room:
                 break
+            page = list(newest_first.filter(pk__lt=cursor)[:PAGE])
         # Collected newest first; kept oldest first, as they are sent.
         self.exchanges, self.sizes = exchanges[::-1], sizes[::-1]
         self.complete_history = exhausted

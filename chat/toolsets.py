@@ -69,12 +69,24 @@ def reply_calls(tool_calls: list[dict[str, Any]], steps: list[dict[str, Any]]) -
     return [ToolCall.from_raw(raw) for raw in [*raws, *(tool_calls or [])]]
 
 
-def families_in_use(*, conversation: Conversation, before: Message | None) -> list[str]:
-    """The families the last ``FAMILY_REPLIES`` replies before ``before`` asked for."""
-    replies = Message.objects.filter(conversation=conversation, role=Message.Role.ASSISTANT)
-    if before is not None:
-        replies = replies.filter(pk__lt=before.pk)
-    recent = replies.order_by("-pk").values_list("tool_calls", "steps")[:FAMILY_REPLIES]
+def families_in_use(
+    *,
+    conversation: Conversation,
+    before: Message | None,
+    newest: list[Message] | None = None,
+    complete: bool = False,
+) -> list[str]:
+    """The families the last ``FAMILY_REPLIES`` replies before ``before`` asked for. ``newest``:
+    the conversation's newest messages before ``before``, newest first, when the caller has read
+    them (``complete``: all of them); they are read only when those don't hold enough replies."""
+    held = [m for m in newest or [] if m.role == Message.Role.ASSISTANT][:FAMILY_REPLIES]
+    if len(held) == FAMILY_REPLIES or (newest is not None and complete):
+        recent = [(m.tool_calls, m.steps) for m in held]
+    else:
+        replies = Message.objects.filter(conversation=conversation, role=Message.Role.ASSISTANT)
+        if before is not None:
+            replies = replies.filter(pk__lt=before.pk)
+        recent = replies.order_by("-pk").values_list("tool_calls", "steps")[:FAMILY_REPLIES]
     return families_called(call for calls, steps in recent for call in reply_calls(calls, steps))
 
 
