@@ -168,6 +168,7 @@ class TurnRequest:
     program_texts: dict[str, str] = field(default_factory=dict)
     last_prompt_tokens: int = 0
     dropped_exchanges: int = 0
+    world: World | None = None  # what a provider that ``reads_world`` reads, for the whole turn
 
     @classmethod
     def start(
@@ -388,14 +389,16 @@ class TurnRequest:
         if getattr(self.provider, "reads_pending", False):  # the open batch as data
             options["pending"] = pending_of(self.batch)
         if getattr(self.provider, "reads_world", False):  # the athlete's data, for its lists
-            options["world"] = World(
-                ctx=ToolContext(
-                    athlete=self.conversation.athlete,
-                    program=self.conversation.program,
-                    user=self.conversation.athlete,
-                ),
-                today=self.today or timezone.localdate(),
-            )
+            if self.world is None:  # one for the turn: its lists are the same for every call
+                self.world = World(
+                    ctx=ToolContext(
+                        athlete=self.conversation.athlete,
+                        program=self.conversation.program,
+                        user=self.conversation.athlete,
+                    ),
+                    today=self.today or timezone.localdate(),
+                )
+            options["world"] = self.world
         response = self.provider.complete(
             system=self.system, turns=turns, tools=self.tools, **options
         )

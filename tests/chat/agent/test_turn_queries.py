@@ -64,3 +64,15 @@ def test_a_reply_whose_history_is_dropped_runs_the_summarys_queries_once(convers
     build_history(conversation=conversation, messages=400)
     counts = [len(answered(conversation, QUESTION)) for _ in range(3)]
     assert counts[1:] == [DROPPED_REPLY_QUERIES] * 2, counts  # the first fills the caches
+
+
+def test_a_reply_with_a_read_round_reads_the_offline_coachs_lists_once(conversation):
+    """The offline coach's lists (``World.cached``) are the same for every call of a turn: the
+    call after the read round reads none of them again."""
+    build_history(conversation=conversation, messages=20)
+    answered(conversation, "help")
+    sql = answered(conversation, "What is on today?")
+    placeholder = Message.objects.filter(role="assistant").latest("pk")
+    assert len(placeholder.steps) == 1  # a read round, then the answer: two model calls
+    assert sum('FROM "library_libraryworkout"' in q for q in sql) == 1
+    assert sum('"auth_group"."name" = ' in q for q in sql) == 1
