@@ -104,11 +104,13 @@ def bound_reply(text: str, *, limit: int | None = None) -> str:
 
 
 def provider_counter(provider: Provider) -> TokenCounter:
-    return counter_for(
+    """The provider's counter, with a memo of its own (for one turn)."""
+    counter = counter_for(
         provider=getattr(provider, "name", ""),
         model=getattr(provider, "model", "") or "",
         tool_format=getattr(provider, "tool_format", "native"),
     )
+    return replace(counter, memo={})
 
 
 # --- stubs and cuts ------------------------------------------------------------------------------
