@@ -155,7 +155,7 @@ class TurnRequest:
     budget: int
     batch: PendingToolBatch | None
     today: datetime.date | None
-    in_use: list[str]
+    in_use: list[str] = field(default_factory=list)
     system: str = ""
     tools: list[dict[str, Any]] = field(default_factory=list)
     fixed: int = 0
@@ -188,7 +188,6 @@ class TurnRequest:
             budget=prompt_budget(),
             batch=proposals.open_batch(conversation=conversation),
             today=today,
-            in_use=[],
         )
         newest_first = request._history(before)
         page = list(newest_first[:PAGE])  # the newest page tells the families in use too
@@ -391,16 +390,11 @@ class TurnRequest:
         if getattr(self.provider, "reads_pending", False):  # the open batch as data
             options["pending"] = pending_of(self.batch)
         if getattr(self.provider, "reads_world", False):  # the athlete's data, for its lists
-            if self.world is None:  # one for the turn: its lists are the same for every call
-                self.world = World(
-                    ctx=ToolContext(
-                        athlete=self.conversation.athlete,
-                        program=self.conversation.program,
-                        user=self.conversation.athlete,
-                    ),
-                    today=self.today or timezone.localdate(),
-                )
-            options["world"] = self.world
+            athlete, program = self.conversation.athlete, self.conversation.program
+            options["world"] = self.world = self.world or World(  # the same for every call
+                ctx=ToolContext(athlete=athlete, program=program, user=athlete),
+                today=self.today or timezone.localdate(),
+            )
         response = self.provider.complete(
             system=self.system, turns=turns, tools=self.tools, **options
         )
