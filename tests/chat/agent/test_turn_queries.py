@@ -3,12 +3,13 @@ the offline coach's answer to the capacity mix's question, with history, runs th
 every time, and a new query in the turn fails here until it is counted on purpose.
 
 What the turn runs (counted under the test's transaction, where each ``transaction.atomic`` is a
-savepoint and its release, two queries): claiming the placeholder (a savepoint, the locked row,
-its update, the release), the claimed row with its conversation, program and athlete, the open
-batch, the newest page of the history (the families in use come from it too) and the answers to
-its tool calls, the offline coach's lists (the program's version, the staff check, the library's
-workouts, the household), saving the reply (a savepoint, the locked row, its update, the
-conversation's update, the release) and the audit's count and flag of the turn's tool calls."""
+savepoint and its release, two queries): the task's lookup of the placeholder, claiming it (a
+savepoint, the locked row, its update, the release), the claimed row with its conversation,
+program and athlete, the open batch, the newest page of the history (the families in use come
+from it too) and the answers to its tool calls, the offline coach's lists (the program's version,
+the staff check, the library's workouts, the household), saving the reply (a savepoint, the
+locked row, its update, the conversation's update, the release) and the audit's count and flag
+of the turn's tool calls."""
 
 from __future__ import annotations
 
