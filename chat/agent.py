@@ -96,12 +96,15 @@ def run_turn(
     if not claim(message_id=placeholder.pk, attempt=attempt):
         return
     try:
-        placeholder.refresh_from_db()
+        # The claimed row, with its conversation, program and athlete, in one query.
+        placeholder.refresh_from_db(
+            from_queryset=Message.objects.select_related(
+                "conversation__program", "conversation__athlete"
+            )
+        )
         turn = _Turn(
             placeholder=placeholder,
-            conversation=Conversation.objects.select_related("program", "athlete").get(
-                pk=placeholder.conversation_id
-            ),
+            conversation=placeholder.conversation,
             provider=provider or get_provider(),
             attempt=placeholder.attempt,
             stream=stream.ReplyStream(placeholder.pk, placeholder.attempt),

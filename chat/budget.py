@@ -22,6 +22,8 @@ safety margin (2 %, at least 256 tokens), and fills it in this order:
 4. **A summary of what was dropped** (``chat.dropped``), rendered from rows, not by a model: how
    many messages, the batches proposed in them, the decisions reported (applied, cancelled,
    expired, ...) and the latest few. It opens the first exchange kept, in a ``<spotter_event kind="earlier">`` block.
+   A call is first fitted without it: when the whole history read fits, nothing is dropped and
+   the summary (and its queries) is never computed; only otherwise is its size reserved.
 
 Tokens are counted with the model's own vocabulary for OpenAI's known models and with a safe
 estimate otherwise (``coach.llm.tokens.counter_for``); the final request is counted whole and
@@ -46,7 +48,7 @@ from django.utils import timezone
 from coach.llm.base import Deadline, LLMResponse, Provider, Turn, World
 from coach.llm.tokens import TokenCounter, counter_for
 from coach.plan import plan
-from coach.registry import get_tool, tool_definitions
+from coach.registry import get_tool
 from coach.tools.base import ToolContext
 
 from . import proposals, toolsets
@@ -59,6 +61,10 @@ MIN_PROMPT_TOKENS = 4000
 FIXED_SHARE = 0.7
 FULL_READS_EXCHANGES = 2
 PAGE = 200
+# What the exchanges read of a message (``chat.prompt.exchanges_from``), and of a tool's answer.
+HISTORY_FIELDS = ["role", "content", "llm_content", "status", "tool_calls", "tool_call_extras"]
+HISTORY_FIELDS += ["steps", "decision"]
+ANSWER_FIELDS = ["reply_to", "tool_call_id", "content", "is_error"]
 SUMMARY_SLACK = 16  # the summary's numbers differ a little from one cut to another
 STUB = "[{name} result from an earlier turn, left out to save space: call {name} again for it.]"
 CUT = "\n[… cut here to fit the model's context window]"
@@ -98,11 +104,13 @@ def bound_reply(text: str, *, limit: int | None = None) -> str:
 
 
 def provider_counter(provider: Provider) -> TokenCounter:
-    return counter_for(
+    """The provider's counter, with a memo of its own (for one turn)."""
+    counter = counter_for(
         provider=getattr(provider, "name", ""),
         model=getattr(provider, "model", "") or "",
         tool_format=getattr(provider, "tool_format", "native"),
     )
+    return replace(counter, memo={})
 
 
 # --- stubs and cuts ------------------------------------------------------------------------------
@@ -147,7 +155,7 @@ class TurnRequest:
     budget: int
     batch: PendingToolBatch | None
     today: datetime.date | None
-    in_use: list[str]
+    in_use: list[str] = field(default_factory=list)
     system: str = ""
     tools: list[dict[str, Any]] = field(default_factory=list)
     fixed: int = 0
@@ -162,6 +170,7 @@ class TurnRequest:
     program_texts: dict[str, str] = field(default_factory=dict)
     last_prompt_tokens: int = 0
     dropped_exchanges: int = 0
+    world: World | None = None  # what a provider that ``reads_world`` reads, for the whole turn
 
     @classmethod
     def start(
@@ -179,10 +188,14 @@ class TurnRequest:
             budget=prompt_budget(),
             batch=proposals.open_batch(conversation=conversation),
             today=today,
-            in_use=toolsets.families_in_use(conversation=conversation, before=before),
+        )
+        newest_first = request._history(before)
+        page = list(newest_first[:PAGE])  # the newest page tells the families in use too
+        request.in_use = toolsets.families_in_use(
+            conversation=conversation, before=before, newest=page, complete=len(page) < PAGE
         )
         request._choose()
-        request._load(before)
+        request._load(newest_first, page)
         return request
 
     # --- the fixed part ---
@@ -209,7 +222,7 @@ class TurnRequest:
         (``toolsets.tiers``) whose fixed part fits ``FIXED_SHARE`` of the budget at some level,
         else the poorest tier at the outline."""
         for families in toolsets.tiers(in_use=self.in_use, asked=self.asked):
-            tools = tool_definitions(families=families)
+            tools = toolsets.definitions(families)
             for detail in plan().SUMMARY_DETAILS:
                 system = self._system(detail, families)
                 fixed = self.counter.request(system=system, turns=[], tools=tools)
@@ -223,32 +236,34 @@ class TurnRequest:
 
     # --- reading the history, newest first ---
 
-    def _load(self, before: Message | None) -> None:
-        """Read pages of messages, newest first, until the exchanges read fill the budget. Each
-        page is turned into exchanges once; its oldest exchange may go on in the page before, so
-        its messages wait for that page (``partial``)."""
+    def _history(self, before: Message | None) -> Any:
+        """The messages before ``before``, newest first, with the fields the exchanges read."""
         newest_first = (
             Message.objects.filter(conversation=self.conversation)
             .exclude(role=Message.Role.TOOL)
             .select_related("decision")
+            .only(*HISTORY_FIELDS)
             .order_by("-pk")
         )
-        if before is not None:
-            newest_first = newest_first.filter(pk__lt=before.pk)
+        return newest_first if before is None else newest_first.filter(pk__lt=before.pk)
+
+    def _load(self, newest_first: Any, page: list[Message]) -> None:
+        """Read pages of messages, newest first (``page``, the newest, is read), until the
+        exchanges read fill the budget. Each page is turned into exchanges once; its oldest
+        exchange may go on in the page before, so its messages wait for that page (``partial``)."""
         exchanges: list[Exchange] = []  # newest first while reading
         sizes: list[int] = []
         partial: list[Message] = []
         answers: dict[tuple[int | None, str], Message] = {}
-        room, total, cursor = self.budget - self.fixed, 0, None
+        room, total = self.budget - self.fixed, 0
         while True:
-            page = list((newest_first.filter(pk__lt=cursor) if cursor else newest_first)[:PAGE])
             exhausted = len(page) < PAGE
-            if page:
-                cursor = page[-1].pk
+            cursor = page[-1].pk if page else None
             page.reverse()
             asked = [m.pk for m in page if m.role == Message.Role.ASSISTANT and m.tool_calls]
             if asked:
-                for answer in Message.objects.filter(role=Message.Role.TOOL, reply_to__in=asked):
+                tool = Message.objects.filter(role=Message.Role.TOOL, reply_to__in=asked)
+                for answer in tool.only(*ANSWER_FIELDS):
                     answers[(answer.reply_to_id, answer.tool_call_id)] = answer
             messages = page + partial
             found = exchanges_from(messages, answers)
@@ -265,6 +280,7 @@ class TurnRequest:
                 total += sizes[-1]
             if exhausted or total >= room:
                 break
+            page = list(newest_first.filter(pk__lt=cursor)[:PAGE])
         # Collected newest first; kept oldest first, as they are sent.
         self.exchanges, self.sizes = exchanges[::-1], sizes[::-1]
         self.complete_history = exhausted
@@ -297,9 +313,12 @@ class TurnRequest:
             self._choose()
         if not self.exchanges:
             return steps
+        whole = self._fit_whole(steps)
+        if whole is not None:
+            return whole
         latest = self.sizes[-1]
-        # The summary of what is dropped has a bounded size: reserve the one for dropping all but
-        # the newest exchange (the exact one is counted below).
+        # Something is dropped. The summary of what is has a bounded size: reserve the one for
+        # dropping all but the newest exchange (the exact one is counted below).
         summary = 0
         if len(self.exchanges) > 1 or not self.complete_history:
             summary = self._summary(self.exchanges[-1].start)[1] + SUMMARY_SLACK
@@ -324,6 +343,21 @@ class TurnRequest:
                 ratio *= max(0.1, (self.budget - self.fixed) / max(1, total - self.fixed) * 0.9)
         self.last_prompt_tokens = total
         self.dropped_exchanges = len(self.exchanges) - keep
+        return turns + steps
+
+    def _fit_whole(self, steps: list[Turn]) -> list[Turn] | None:
+        """The turns of the next call when the whole history read fits beside ``steps`` (so no
+        summary is needed, and none is computed); None when something must be dropped."""
+        if not self.complete_history:  # older messages were never read: they are dropped
+            return None
+        steps = self._fit_steps(steps, max(0, self.budget - self.fixed - self.sizes[-1]))
+        if sum(self.sizes) + self.counter.turns(steps) > self.budget - self.fixed:
+            return None
+        turns = self._assemble(len(self.exchanges), 1.0)
+        total = self.counter.request(system=self.system, turns=turns + steps, tools=self.tools)
+        if total > self.budget:
+            return None
+        self.last_prompt_tokens, self.dropped_exchanges = total, 0
         return turns + steps
 
     def _assemble(self, keep: int, ratio: float) -> list[Turn]:
@@ -356,12 +390,9 @@ class TurnRequest:
         if getattr(self.provider, "reads_pending", False):  # the open batch as data
             options["pending"] = pending_of(self.batch)
         if getattr(self.provider, "reads_world", False):  # the athlete's data, for its lists
-            options["world"] = World(
-                ctx=ToolContext(
-                    athlete=self.conversation.athlete,
-                    program=self.conversation.program,
-                    user=self.conversation.athlete,
-                ),
+            athlete, program = self.conversation.athlete, self.conversation.program
+            options["world"] = self.world = self.world or World(  # the same for every call
+                ctx=ToolContext(athlete=athlete, program=program, user=athlete),
                 today=self.today or timezone.localdate(),
             )
         response = self.provider.complete(

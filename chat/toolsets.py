@@ -16,6 +16,10 @@ prose), so the choice is deterministic and a retried turn makes the same one. Ea
 the families it loaded (``Message.tool_families``). When the context window is small
 (``chat.budget``) the families in use are left out before those the turn asked for; the program
 tools always go.
+
+``definitions`` gives a call's tool definitions, built once per set of families: they depend only
+on the registry (its tools and always-sent families, compared by identity on every call, so a
+``coach.registry.discover`` builds them again) and the families loaded.
 """
 
 from __future__ import annotations
@@ -23,12 +27,20 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from coach.registry import ALWAYS_SENT, FAMILIES, USE_TOOLS, family_of
+from coach.registry import ALWAYS_SENT, FAMILIES, REGISTRY, USE_TOOLS, family_of, tool_definitions
 from coach.toolcalls import ToolCall
 
 from .models import Conversation, Message
 
 FAMILY_REPLIES = 3
+
+# The registry the cached definitions were built from (its tools and always-sent families), and
+# the definitions by loaded families. Replaced whole, so a thread reads one consistent state.
+_built: tuple[tuple[Any, ...], tuple[str, ...], dict[frozenset[str], list[dict[str, Any]]]] = (
+    (),
+    (),
+    {},
+)
 
 
 def ordered(families: Iterable[str]) -> list[str]:
@@ -57,12 +69,24 @@ def reply_calls(tool_calls: list[dict[str, Any]], steps: list[dict[str, Any]]) -
     return [ToolCall.from_raw(raw) for raw in [*raws, *(tool_calls or [])]]
 
 
-def families_in_use(*, conversation: Conversation, before: Message | None) -> list[str]:
-    """The families the last ``FAMILY_REPLIES`` replies before ``before`` asked for."""
-    replies = Message.objects.filter(conversation=conversation, role=Message.Role.ASSISTANT)
-    if before is not None:
-        replies = replies.filter(pk__lt=before.pk)
-    recent = replies.order_by("-pk").values_list("tool_calls", "steps")[:FAMILY_REPLIES]
+def families_in_use(
+    *,
+    conversation: Conversation,
+    before: Message | None,
+    newest: list[Message] | None = None,
+    complete: bool = False,
+) -> list[str]:
+    """The families the last ``FAMILY_REPLIES`` replies before ``before`` asked for. ``newest``:
+    the conversation's newest messages before ``before``, newest first, when the caller has read
+    them (``complete``: all of them); they are read only when those don't hold enough replies."""
+    held = [m for m in newest or [] if m.role == Message.Role.ASSISTANT][:FAMILY_REPLIES]
+    if len(held) == FAMILY_REPLIES or (newest is not None and complete):
+        recent = [(m.tool_calls, m.steps) for m in held]
+    else:
+        replies = Message.objects.filter(conversation=conversation, role=Message.Role.ASSISTANT)
+        if before is not None:
+            replies = replies.filter(pk__lt=before.pk)
+        recent = replies.order_by("-pk").values_list("tool_calls", "steps")[:FAMILY_REPLIES]
     return families_called(call for calls, steps in recent for call in reply_calls(calls, steps))
 
 
@@ -72,3 +96,23 @@ def tiers(*, in_use: list[str], asked: list[str]) -> list[list[str]]:
     first = ordered([*in_use, *asked])
     second = ordered(asked)
     return [first] if first == second else [first, second]
+
+
+def definitions(families: Iterable[str]) -> list[dict[str, Any]]:
+    """``coach.registry.tool_definitions(families=families)``, built once while the registry
+    stays the same. The list is the caller's; its definitions are shared by every call (read
+    them, don't change them)."""
+    global _built
+    specs, always, cache = _built
+    current = tuple(REGISTRY.values())
+    if (
+        len(current) != len(specs)
+        or any(a is not b for a, b in zip(current, specs, strict=True))
+        or tuple(ALWAYS_SENT) != always
+    ):
+        specs, always, cache = current, tuple(ALWAYS_SENT), {}
+        _built = (specs, always, cache)
+    key = frozenset(families)
+    if key not in cache:
+        cache[key] = tool_definitions(families=key)
+    return list(cache[key])

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import math
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -58,6 +58,10 @@ def count_tokens(text: str, *, encoding: str = ENCODING) -> int:
     return total
 
 
+# Texts at least this long are looked up in a counter's memo before they are encoded.
+MEMO_MIN_CHARS = 256
+
+
 def count_request_tokens(
     *,
     system: str,
@@ -65,24 +69,34 @@ def count_request_tokens(
     tools: list[dict[str, Any]],
     tool_format: str = "native",
     encoding: str = ENCODING,
+    memo: dict[str, int] | None = None,
 ) -> int:
     """An estimate of the prompt tokens one ``Provider.complete`` call sends. With
     ``tool_format="text"`` (a provider's ``tool_format``) the request is counted as that format
-    sends it: tools in the system prompt, calls and results as text."""
+    sends it: tools in the system prompt, calls and results as text. ``memo``: the counts of the
+    long texts counted before (the same text counts the same), filled as they are counted."""
+
+    def count(text: str) -> int:
+        if memo is None or len(text) < MEMO_MIN_CHARS:
+            return count_tokens(text, encoding=encoding)
+        if text not in memo:
+            memo[text] = count_tokens(text, encoding=encoding)
+        return memo[text]
+
     if tool_format == "text":
         system, turns, tools = text_request(system=system, turns=turns, tools=tools)
     total = TOKENS_PER_REPLY
     if system:
-        total += TOKENS_PER_MESSAGE + count_tokens(system, encoding=encoding)
+        total += TOKENS_PER_MESSAGE + count(system)
     for turn in turns:
-        total += TOKENS_PER_MESSAGE + count_tokens(turn.content, encoding=encoding)
+        total += TOKENS_PER_MESSAGE + count(turn.content)
         for call in turn.tool_calls:
-            total += count_tokens(call.name, encoding=encoding)
-            total += count_tokens(json.dumps(call.arguments), encoding=encoding)
+            total += count(call.name)
+            total += count(json.dumps(call.arguments))
         if turn.tool_call_id:
-            total += count_tokens(turn.tool_call_id, encoding=encoding)
+            total += count(turn.tool_call_id)
     if tools:
-        total += count_tokens(json.dumps(tools, separators=(",", ":")), encoding=encoding)
+        total += count(json.dumps(tools, separators=(",", ":")))
     return total
 
 
@@ -105,6 +119,10 @@ class TokenCounter:
     encoding: str = ENCODING
     exact: bool = True
     tool_format: str = "native"
+    # The counts of the long texts counted so far (``count_request_tokens``); None counts every
+    # text again. ``chat.budget`` gives each turn's counter its own: a turn counts its system
+    # prompt, tools and history more than once.
+    memo: dict[str, int] | None = field(default=None, compare=False, repr=False)
 
     def _scaled(self, tokens: int) -> int:
         return tokens if self.exact else math.ceil(tokens * ESTIMATE_FACTOR)
@@ -118,6 +136,7 @@ class TokenCounter:
                 tools=tools,
                 tool_format=self.tool_format,
                 encoding=self.encoding,
+                memo=self.memo,
             )
         )
 

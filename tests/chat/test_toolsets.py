@@ -9,6 +9,7 @@ import types
 import pytest
 from django.db import transaction
 
+from chat import budget
 from chat.agent import run_turn
 from chat.models import Message, ToolCallRecord
 from chat.services import message_send
@@ -49,6 +50,11 @@ def say(conversation, text, provider):
     run_turn(placeholder=placeholder, provider=provider)
     placeholder.refresh_from_db()
     return placeholder
+
+
+def send_only(conversation, text):
+    with transaction.atomic():
+        return message_send(conversation=conversation, text=text)[1]
 
 
 def names(request) -> set[str]:
@@ -185,3 +191,24 @@ def test_a_new_family_is_one_declaration_of_tools_and_use_tools_offers_it():
     assert schema["items"]["enum"] == [*LOADABLE, "mobility"]
     answer = loader.execute(ctx=None, args=loader.args_model(families=["mobility"]))
     assert "mobility: log_stretching" in answer.summary
+
+
+def test_the_families_in_use_beyond_the_newest_page_of_history_are_still_read(
+    conversation, monkeypatch
+):
+    """The budget passes the newest page of history it read; when it holds fewer than
+    ``FAMILY_REPLIES`` replies and isn't the whole conversation, the older replies are read."""
+    provider = ScriptedProvider()
+    provider.calls(("c1", USE_TOOLS, {"families": ["library"]})).text("A.\n---\nOK")
+    say(conversation, "find me a workout", provider)
+    say(conversation, "thanks", provider.text("B.\n---\nOK"))
+    monkeypatch.setattr(budget, "PAGE", 2)  # the newest page: "thanks" and its reply
+    placeholder = send_only(conversation, "and now?")
+    request = budget.TurnRequest.start(
+        conversation=conversation, before=placeholder, provider=provider
+    )
+    assert request.in_use == ["library"] and request.families == ["library"]
+    monkeypatch.setattr(budget, "PAGE", 200)  # the page holds the whole conversation
+    assert budget.TurnRequest.start(
+        conversation=conversation, before=placeholder, provider=provider
+    ).in_use == ["library"]

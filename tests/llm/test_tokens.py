@@ -75,3 +75,29 @@ def test_a_worker_loads_the_vocabulary_as_it_starts_not_in_its_first_turn():
     hits = tokens._encoding.cache_info().hits
     assert tokens.count_tokens("hello world") == 2
     assert tokens._encoding.cache_info().hits == hits + 1  # the turn's count used the loaded one
+
+
+@pytest.mark.parametrize("tool_format", ["native", "text"])
+def test_a_counters_memo_counts_the_same_and_encodes_each_long_text_once(monkeypatch, tool_format):
+    long = "Squat to depth, then drive up through the whole foot. " * 20
+    turns = [
+        Turn(role="user", content=long),
+        Turn(role="assistant", tool_calls=[ToolCall(id="c1", name="get_week", arguments={})]),
+        Turn(role="tool", tool_call_id="c1", content=long + "week 1"),
+        Turn(role="user", content="short"),
+    ]
+    tools = [{"name": "get_week", "description": long, "input_schema": {"type": "object"}}]
+    plain = tokens.TokenCounter(exact=False, tool_format=tool_format)
+    memoised = tokens.TokenCounter(exact=False, tool_format=tool_format, memo={})
+    expected = plain.request(system=long, turns=turns, tools=tools)
+    encoded = []
+    real = tokens.count_tokens
+    monkeypatch.setattr(
+        tokens, "count_tokens", lambda text, **kw: encoded.append(text) or real(text, **kw)
+    )
+    assert memoised.request(system=long, turns=turns, tools=tools) == expected
+    first = len(encoded)
+    assert memoised.request(system=long, turns=turns, tools=tools) == expected
+    again = encoded[first:]
+    assert again and all(len(text) < tokens.MEMO_MIN_CHARS for text in again)  # short ones only
+    assert memoised.turns(turns) == plain.turns(turns)
