@@ -105,6 +105,8 @@ def test_a_visit_told_in_the_past_is_a_care_record(text, kind, title, day):
         "physio appointment was cancelled",
         "my doctors appointment was moved to friday",
         "physio session is next week",
+        "the physio was closed today",  # also read through a typo's correction ("lose")
+        "my physio was off sick",
     ],
 )
 def test_a_visit_to_come_or_that_did_not_happen_is_no_record(text):

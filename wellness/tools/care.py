@@ -29,7 +29,8 @@ _DATE_WORDS = re.compile(
 _NOT_HAPPENED = re.compile(
     r"\b(?:tomorrow|tmrw|tmr|next|later|upcoming|coming up|soon|tonight|will|gonna|going to|"
     r"booked|scheduled|need to|have to|should|cancell?ed|called off|moved|postponed|"
-    r"rescheduled|pushed|missed|skipped|didn't|did not|didnt|no show|isn't|wasn't|called)\b|'ll\b",
+    r"rescheduled|pushed|missed|skipped|didn't|did not|didnt|no show|isn't|wasn't|called|closed|"
+    r"shut|off|sick|away|unavailable|booked up|full|on holiday|on vacation)\b|'ll\b",
     re.I,
 )
 
@@ -51,8 +52,8 @@ def care(slots: Slots) -> Parsed:
     """A visit, a session or an injury said with its verb; the day said, else today."""
     kind, place = _kind_of(slots)
     rest = str(slots.get("care_rest") or "").strip()
-    if kind != "injury" and _NOT_HAPPENED.search(slots.text):
-        raise NotMeant  # "got a physio appointment tomorrow": nothing happened yet
+    if kind != "injury" and _NOT_HAPPENED.search(_as_typed(slots)):
+        raise NotMeant  # "got a physio appointment tomorrow", "the physio was closed"
     date = said.date_said(slots.text, slots.world.today) or slots.world.today
     topic = _topic(rest)
     if kind == "injury":
@@ -85,9 +86,10 @@ def lasting_pain(slots: Slots) -> Parsed | Ask:
     if start is None:
         if _NOT_HAPPENED.search(since):
             raise NotMeant
-        told = f"my {side}{part} has been hurting"
+        said_pain = slots.words.get("pain", "hurting")
+        told = f"my {side}{part} has been {said_pain}"
         return Ask(
-            f"Since which day has your {side}{part} been hurting? I'll date the record then.",
+            f"Since which day has your {side}{part} been {said_pain}? I'll date the record then.",
             (f"{told} since yesterday", f"{told} for 3 days", f"{told} for a week"),
         )
     return _record("injury", title, start, "12:00")
@@ -99,6 +101,16 @@ _REQUEST = re.compile(
     r"log|take|can|could|please|pls|should|so|but|what|how|do|and|then)\b",
     re.I,
 )
+
+
+def _as_typed(slots: Slots) -> str:
+    """The words matched, or the athlete's whole message when they were read through a typo's
+    correction ("the physio was closed" is not "was lose")."""
+    for turn in reversed(slots.world.turns):
+        if turn.role == "user":
+            typed = (turn.athlete_text if turn.athlete_text is not None else turn.content) or ""
+            return slots.text if slots.text.lower() in typed.lower() else typed
+    return slots.text
 
 
 def _topic(rest: str) -> str:
