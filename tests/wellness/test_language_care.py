@@ -40,6 +40,7 @@ def injury(title: str, day: str) -> list[tuple[str, dict]]:
         ("my elbow has been bugging me for a couple days", "Elbow pain", "24"),
         # the weekday said on that weekday is the one a week before
         ("my neck has been stiff since thursday", "Neck stiffness", "19"),
+        ("my shoulder's been bugging me all week", "Shoulder pain", "23"),
     ],
 )
 def test_a_pain_that_has_lasted_is_an_injury_dated_when_it_started(text, title, day):
@@ -87,6 +88,9 @@ def test_a_lasting_pain_with_no_day_asks_since_when():
             "26",
         ),
         ("got a massage yesterday", "physio", "Massage", "25"),
+        ("went for a massage yesterday", "physio", "Massage", "25"),
+        ("doctor cleared me to run again today", "visit", "Doctor: cleared me to run again", "26"),
+        ("went to the physio tuesday about my knee", "physio", "Physio: knee", "24"),
     ],
 )
 def test_a_visit_told_in_the_past_is_a_care_record(text, kind, title, day):
@@ -154,7 +158,26 @@ def test_crisis_language_beside_a_lasting_pain_is_the_crisis_path():
         ("readiness history over the past 2 months", "readiness", 60),
         ("hows my meds looking this month", "medication", 30),
         ("my care records for the past fortnight", "care", 14),
+        ("how many times did i take ibuprofen this week", "medication", 7),
+        ("what was my mood like last week", "mood", 14),
+        ("show me everything i logged this month", "all", 30),
+        ("my mood over the last month", "mood", 30),
     ],
 )
 def test_the_log_read_for_a_kind_and_a_window(text, kind, days):
     assert calls(text) == [("get_wellness_logs", {"kind": kind, "days": days})]
+
+
+def test_a_bare_weekday_is_the_latest_one_and_leaves_the_title():
+    assert calls("tweaked my lower back saturday") == injury("Tweaked my lower back", "21")
+    assert calls("took 5g creatine monday") == [
+        (
+            "log_medication",
+            {
+                "medication_name": "creatine",
+                "kind": "supplement",
+                "dose": "5 g",
+                "date": "2026-11-23",
+            },
+        )
+    ]

@@ -22,7 +22,8 @@ from .words import CARE_PLACES, ROLLED_JOINTS, SORE_MUSCLES
 
 _DATE_WORDS = re.compile(
     r"\b(?:yesterday|today|this (?:morning|afternoon|evening)|last night|earlier|the day before "
-    r"yesterday|on \w+day|last \w+day|at \d{1,2}(?::\d{2})?\s*(?:am|pm)?|\d{4}-\d{2}-\d{2})\b",
+    r"yesterday|(?:(?:on|last)\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
+    r"at \d{1,2}(?::\d{2})?\s*(?:am|pm)?|\d{4}-\d{2}-\d{2})\b",
     re.I,
 )
 # What a record is not: a visit still to come, or one that didn't happen.
@@ -80,6 +81,8 @@ def lasting_pain(slots: Slots) -> Parsed | Ask:
     pain = slots.get("pain") or "pain"
     title = f"{side}{part} {pain}"
     since = str(slots.get("pain_since") or "")
+    if not since and re.search(r"\b(?:all|the whole) week\b", slots.text, re.I):
+        since = "all week"
     if len(since.split()) > 5 or _REQUEST.search(since):
         raise NotMeant  # "since monday, skip squats tomorrow": a request follows, not a day
     start = started(since, slots.words.get("pain_from", "since"), slots.world.today)
@@ -169,6 +172,8 @@ def started(words: str, said_with: str, today: datetime.date) -> datetime.date |
         return today - datetime.timedelta(days=1)
     if re.match(r"(?:this morning|this afternoon|earlier|today)\b", text):
         return today
+    if re.match(r"(?:all|the whole)\s+week", text):  # since this week's monday
+        return today - datetime.timedelta(days=today.weekday() or 7)
     if re.match(r"(?:the|last)\s+weekend", text):
         return today - datetime.timedelta(days=(today.weekday() - 5) % 7 or 7)
     if m := _WEEKDAY.search(text):  # "tuesday", "last friday", "my run on sunday"

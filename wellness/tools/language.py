@@ -38,6 +38,7 @@ from .words import (
     MOODS,
     PAIN_WORDS,
     SPANS,
+    TOLD_VERBS,
 )
 from .writes import TAKEN_THINGS, days_text
 
@@ -164,12 +165,14 @@ def _reminder(slots: Slots) -> Parsed | Ask:
 
 
 def _logs(slots: Slots) -> Parsed:
+    if "remind_rest" in slots and said.readiness(str(slots.get("remind_rest"))):
+        raise NotMeant  # "how often have i slept badly": no medicine asked after
     weeks, months = slots.get("log_weeks"), slots.get("log_months")
     days = int(slots.get("days") or slots.get("span") or 7)
     if weeks or months:  # "for the last 2 weeks", "over the past 3 months"
         days = int(weeks) * 7 if weeks else int(months) * 30
     days = max(1, min(days, 90))
-    kind = slots.get("log_kind") or "all"
+    kind = slots.get("log_kind") or ("medication" if "remind_rest" in slots else "all")
     return Parsed(
         "get_wellness_logs", {"kind": kind, "days": days}, f"show your wellness log ({days} days)"
     )
@@ -201,9 +204,7 @@ EVERYDAY = Language(
             for w in ("appointment", "appt", "session", "visit", "checkup", "check-up", "treatment")
         ],
         "pain": PAIN_WORDS,
-        "told_verb": [
-            (w, w) for w in ("went", "was", "were", "has been", "helped", "felt", "sorted me out")
-        ],
+        "told_verb": [(w, w) for w in TOLD_VERBS],
         "pain_from": [(w, w) for w in ("since", "ever since", "for", "from")],
         "span": SPANS,
         "log_kind": LOG_KINDS,
@@ -293,7 +294,7 @@ EVERYDAY = Language(
         Intent(
             "create_care_log",
             (
-                "[i] [just] (went to|saw|visited|been to|have been to|had an appointment with|"
+                "[i] [just] (went to|went for|saw|visited|been to|have been to|had an appointment with|"
                 "had an appointment at|had a session with|had a visit to|was at|was in) "
                 "[the|my|a|an] {care_place} [{care_rest}]",
                 "[i] [just] (had|got) [a|an|my] {care_place} {care_visit} [{care_rest}]",
@@ -325,7 +326,7 @@ EVERYDAY = Language(
                 "{pain_from} {pain_since}",
                 "{pain_from} {pain_since} <body> <been> <adverb> {pain}",
                 "<body> <been> <adverb> {pain} (lately|recently|for a while|for ages|all week|"
-                "on and off|a lot)",
+                "the whole week|on and off|a lot)",
             ),
             build=lasting_pain,
             examples=("my shoulder's been hurting since tuesday",),
@@ -338,6 +339,12 @@ EVERYDAY = Language(
                 "took|logged|log|had|been taking) [<span_said>]",
                 "[<see>] [my|the] {log_kind} (log|logs|history|entries|records) [<span_said>]",
                 "(show|list) [me] [my|the] {log_kind} [<span_said>]",
+                "[<see>] [my|the] {log_kind} <span_said>",
+                "(what was|what's|whats|what has|what have) my {log_kind} [been] like "
+                "[<span_said>]",
+                "(how many times|how often) (have i|did i|i've|ive) (taken|take|took|had|logged) "
+                "{remind_rest} [<span_said>]",
+                "[<see>] (everything|all) (i've|ive|i have|i) logged [<span_said>]",
                 "(how has|how have|how was|how were|how is|how's|hows) my {log_kind} "
                 "[been|looked|looking] [<span_said>]",
             ),

@@ -24,7 +24,8 @@ from .writes import TAKEN_THINGS
 JOINED = re.compile(r"\s*,\s*(?:and\s+|&\s+|plus\s+)?|\s+(?:and|plus)\s+|\s*&\s*", re.I)
 _WHEN = re.compile(
     r"\b(?:at\s+\d{1,2}(?::\d{2})?\s*(?:am|pm)?|today|just\s+now|now|earlier|already|"
-    r"(?:the\s+day\s+before\s+)?yesterday|(?:on|last)\s+\w+day|\d{4}-\d{2}-\d{2})\b",
+    r"(?:the\s+day\s+before\s+)?yesterday|(?:(?:on|last)\s+)?(?:mon|tues|wednes|thurs|fri|satur|"
+    r"sun)day|\d{4}-\d{2}-\d{2})\b",
     re.I,
 )
 # what it was for or around: "ibuprofen for my knee", "creatine before my run"

@@ -59,6 +59,21 @@ CARE_PLACES = [
     *((w, "visit") for w in ("cardiologist", "orthopedist", "sports doctor", "urgent care")),
     *((w, "physio") for w in ("massage", "deep tissue massage", "acupuncture", "dry needling")),
 ]
+# How a visit is told once it has happened: "physio appointment went well", "the doctor cleared
+# me to run" (a visit to come or cancelled is no record: ``care``).
+TOLD_VERBS = (
+    "went",
+    "was",
+    "were",
+    "has been",
+    "helped",
+    "felt",
+    "sorted me out",
+    "cleared me",
+    "signed me off",
+    "gave me",
+    "worked on",
+)
 # The places as the grammar reads them: also with a possessive or a plural typed without its
 # apostrophe ("doctors appointment", "physio's advice"); the title keeps the place's own word.
 CARE_PLACE_FORMS = [
@@ -186,6 +201,7 @@ SPANS = [
     ("yesterday", 2),
     ("since yesterday", 2),
     ("this week", 7),
+    ("last week", 14),  # all of last week, as "yesterday" is 2
     ("this past week", 7),
     ("the last week", 7),
     ("the past week", 7),
