@@ -191,7 +191,8 @@ LANGUAGE = Language(
         "[rn|right now|atm|at the moment|now|currently|today]",
         "when_meal": WHEN,
         "amount": "[some|more] [{count}|{qty}] [{unit_word}] [of]",
-        "with_food": "(with|using|that use|that have|that has|containing|made with|featuring)",
+        "with_food": "(with|using|that use|that have|that has|containing|made with|featuring|"
+        "tagged|tagged as|labelled|labeled)",
         "have_any": "(got|are there|is there|do i have|do we have|have i got|have we got|"
         "did i save|have i saved)",
         "thanks": "(please|pls|plz|thanks|thx)",
@@ -271,7 +272,9 @@ LANGUAGE = Language(
                 "<with_food> {recipe_query}",
                 "(do|have) (i|we) (have|got|saved) any [saved] recipes <with_food> {recipe_query}",
                 "[got] any recipes <with_food> {recipe_query}",
-                "(show|list|give|read|find) [me] [all] [my|the|our] [saved] recipes <with_food> "
+                "(show|list|give|read|find) [me] [all|a|any|some] [my|the|our] [saved] (recipes|"
+                "recipe) <with_food> {recipe_query}",
+                "(what|which) [of] [my|our|the] recipes (have|has|use|contain|include|are) "
                 "{recipe_query}",
                 "(show|list|give|read|find) [me] [all] [my|the|our|any] {recipe_query} recipes "
                 "[<thanks>]",
@@ -381,7 +384,7 @@ LANGUAGE = Language(
         Intent(
             "grocery_get_list",
             (
-                "(what's|whats|what is) (on|in) <list>",
+                "(what's|whats|what is) [left|still] (on|in) <list>",
                 "(show|read|give) [me] <list>",
                 "what do (i|we) need to (buy|get)",
             ),

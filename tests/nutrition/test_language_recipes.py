@@ -36,6 +36,11 @@ def athlete():
         ("recipes with salmon?", {"query": "salmon"}),
         ("what can i make with chickpeas", {"query": "chickpeas"}),
         ("how many recipes have i saved", {}),
+        ("find me a recipe with chicken", {"query": "chicken"}),
+        ("what recipes have chicken in them", {"query": "chicken"}),
+        ("which of my recipes are vegetarian", {"query": "vegetarian"}),
+        ("show recipes tagged dinner", {"query": "dinner"}),
+        ("which recipes are there", {}),
         ("any recipes", {}),
     ],
 )
@@ -86,7 +91,12 @@ def test_none_found_is_said_plainly(athlete):
 
 @pytest.mark.parametrize(
     "text",
-    ["what's on my grocery list", "whats on the shopping list rn", "show me my groceries"],
+    [
+        "what's on my grocery list",
+        "whats on the shopping list rn",
+        "show me my groceries",
+        "whats left on my list",
+    ],
 )
 def test_the_list_is_read_when_there_is_one(athlete, text):
     _, _, _, groceries = kitchen(athlete)
