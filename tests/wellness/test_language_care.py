@@ -6,7 +6,10 @@ a window in weeks or months ("show me my meds log for the last 2 weeks")."""
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
+from django.utils import timezone
 
 from coach import guardrails
 from coach.toolcalls import ToolCall
@@ -181,3 +184,18 @@ def test_a_bare_weekday_is_the_latest_one_and_leaves_the_title():
             },
         )
     ]
+
+
+@pytest.mark.parametrize(
+    ("hour", "time"), [(9, "09:30"), (15, "12:00")], ids=["before noon", "after noon"]
+)
+def test_a_record_of_today_with_no_time_is_never_in_the_future(monkeypatch, hour, time):
+    """Noon, unless it is still morning: "physio appointment went well today" said at 9:30 (the
+    service refuses a record in the future, so noon would have been refused)."""
+    monkeypatch.setattr(
+        timezone, "now", lambda: datetime.datetime(2026, 11, 26, hour, 30, tzinfo=datetime.UTC)
+    )
+    [(_, args)] = calls("physio appointment went well today")
+    assert args["occurred_at"] == f"2026-11-26T{time}"
+    [(_, args)] = calls("my knee has been hurting since yesterday")
+    assert args["occurred_at"] == "2026-11-25T12:00"  # another day: noon

@@ -14,8 +14,11 @@ from __future__ import annotations
 import datetime
 import re
 
+from django.utils import timezone
+
 from coach.llm.offline.grammar import Parsed
 from coach.llm.offline.language import Ask, NotMeant, Slots
+from wellness import services
 
 from . import said
 from .words import CARE_PLACES, ROLLED_JOINTS, SORE_MUSCLES
@@ -69,7 +72,7 @@ def care(slots: Slots) -> Parsed:
         if "told_verb" in slots:  # "went well": what was told of it
             topic = _topic(f"{slots.get('told_verb')} {slots.get('care_told') or ''}")
         title = " ".join(f"{place} {visit}".split()) + (f": {topic}" if topic else "")
-    return _record(kind, title, date, said.clock(rest) or "12:00")
+    return _record(kind, title, date, said.clock(rest) or _noon_or_now(slots, date))
 
 
 def lasting_pain(slots: Slots) -> Parsed | Ask:
@@ -95,7 +98,7 @@ def lasting_pain(slots: Slots) -> Parsed | Ask:
             f"Since which day has your {side}{part} been {said_pain}? I'll date the record then.",
             (f"{told} since yesterday", f"{told} for 3 days", f"{told} for a week"),
         )
-    return _record("injury", title, start, "12:00")
+    return _record("injury", title, start, _noon_or_now(slots, start))
 
 
 # Words that start a request or a new thought after the day a pain started.
@@ -104,6 +107,16 @@ _REQUEST = re.compile(
     r"log|take|can|could|please|pls|should|so|but|what|how|do|and|then)\b",
     re.I,
 )
+
+
+def _noon_or_now(slots: Slots, date: datetime.date) -> str:
+    """The time a record takes when none is said: noon, or the athlete's time now when it is
+    today before noon (a record can't be in the future: "physio went well today" said at 9)."""
+    athlete = getattr(slots.world.ctx, "athlete", None)
+    now = services.local_now(athlete) if athlete is not None else timezone.localtime()
+    if date == now.date() and now.hour < 12:
+        return f"{now:%H:%M}"
+    return "12:00"
 
 
 def _as_typed(slots: Slots) -> str:
