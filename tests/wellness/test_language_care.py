@@ -94,6 +94,13 @@ def test_a_lasting_pain_with_no_day_asks_since_when():
         ("went for a massage yesterday", "physio", "Massage", "25"),
         ("doctor cleared me to run again today", "visit", "Doctor: cleared me to run again", "26"),
         ("went to the physio tuesday about my knee", "physio", "Physio: knee", "24"),
+        ("the doctor signed me off today", "visit", "Doctor: signed me off", "26"),
+        (
+            "saw the physio yesterday, she said i should rest a week",
+            "physio",
+            "Physio: she said i should rest a week",
+            "25",
+        ),
     ],
 )
 def test_a_visit_told_in_the_past_is_a_care_record(text, kind, title, day):

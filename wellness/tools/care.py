@@ -34,7 +34,14 @@ _NOT_HAPPENED = re.compile(
     r"\b(?:tomorrow|tmrw|tmr|next|later|upcoming|coming up|soon|tonight|will|gonna|going to|"
     r"booked|scheduled|need to|have to|should|cancell?ed|called off|moved|postponed|"
     r"rescheduled|pushed|missed|skipped|didn't|did not|didnt|no show|isn't|wasn't|called|closed|"
-    r"shut|off|sick|away|unavailable|booked up|full|on holiday|on vacation)\b|'ll\b",
+    r"shut|off sick|(?:is|was|were) off|away|unavailable|booked up|full|on holiday|on vacation)\b"
+    r"|'ll\b",
+    re.I,
+)
+# What the visit's people said is no plan of the athlete's: "saw the physio, she said i should
+# rest" is a visit; only the words before it are read for one that didn't happen.
+_REPORTED = re.compile(
+    r"\b(?:said|says|told|tells|thinks|reckons|recommended|recommends|advised|suggested|wants me)\b",
     re.I,
 )
 
@@ -56,7 +63,7 @@ def care(slots: Slots) -> Parsed:
     """A visit, a session or an injury said with its verb; the day said, else today."""
     kind, place = _kind_of(slots)
     rest = str(slots.get("care_rest") or "").strip()
-    if kind != "injury" and _NOT_HAPPENED.search(_as_typed(slots)):
+    if kind != "injury" and _NOT_HAPPENED.search(_REPORTED.split(_as_typed(slots), 1)[0]):
         raise NotMeant  # "got a physio appointment tomorrow", "the physio was closed"
     date = said.date_said(slots.text, slots.world.today) or slots.world.today
     topic = _topic(rest)
