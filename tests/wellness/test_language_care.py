@@ -2,7 +2,8 @@
 a day is an injury dated that day ("my shoulder's been hurting since tuesday"), never muscles sore
 in the plural, a symptom alone or a request that follows; a visit told in the past ("physio
 appointment went well today") but not one still to come or cancelled; the log read for a kind and
-a window in weeks or months ("show me my meds log for the last 2 weeks")."""
+a window in weeks or months ("show me my meds log for the last 2 weeks"); and a record or a dose
+with no day said is never in the future (noon before noon, 6:30pm after midnight)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ import pytest
 from django.utils import timezone
 
 from coach import guardrails
+from coach.llm.base import Turn, World
+from coach.llm.offline.understand import understand
 from coach.toolcalls import ToolCall
 
 from .test_language import calls, read
@@ -206,3 +209,20 @@ def test_a_record_of_today_with_no_time_is_never_in_the_future(monkeypatch, hour
     assert args["occurred_at"] == f"2026-11-26T{time}"
     [(_, args)] = calls("my knee has been hurting since yesterday")
     assert args["occurred_at"] == "2026-11-25T12:00"  # another day: noon
+
+
+@pytest.mark.parametrize(
+    ("hour", "date"), [(0, "2026-11-26"), (15, None)], ids=["after midnight", "afternoon"]
+)
+def test_an_evening_dose_told_after_midnight_is_yesterdays(monkeypatch, hour, date):
+    """ "took 2 advil at 6:30pm" said at 00:08 (the service refuses a time later than now today);
+    said at 15:08 it stays today's, and the service says the time is later than now."""
+    monkeypatch.setattr(
+        timezone, "now", lambda: datetime.datetime(2026, 11, 27, hour, 8, tzinfo=datetime.UTC)
+    )
+    text = "took 2 advil at 6:30pm"
+    found = understand(
+        text, World(today=datetime.date(2026, 11, 27), turns=[Turn(role="user", content=text)])
+    )
+    [call] = found.calls
+    assert call.arguments.get("date") == date and call.arguments["time"] == "18:30"
