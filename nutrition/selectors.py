@@ -4,6 +4,7 @@ NOT_FOUND, never the data) and the queries the pages use."""
 from __future__ import annotations
 
 import datetime
+import re
 from typing import Any
 
 from django.db.models import QuerySet
@@ -62,6 +63,20 @@ def item_in(household: Household | None, pk: int, field: str = "grocery_item_id"
     return item
 
 
+def _plain(words: str) -> str:
+    return " ".join(re.split(r"[\s_/-]+", words.lower())).strip()
+
+
+def _forms(text: str) -> set[str]:
+    """A text and its singular: "chickpeas" also finds "chickpea", "tomatoes" "tomato"."""
+    forms = {text}
+    if text.endswith("es") and len(text) > 4:
+        forms.add(text[:-2])
+    if text.endswith("s") and len(text) > 3:
+        forms.add(text[:-1])
+    return forms
+
+
 def recipes(
     household: Household | None,
     *,
@@ -70,18 +85,24 @@ def recipes(
     query: str | None = None,
 ) -> list[Recipe]:
     """Recipes matching every tag (exact, case-insensitive), a minimum rating and a text in the
-    title or an ingredient's name ("chicken": "Chicken curry", or a stir fry with chicken)."""
+    title, an ingredient's name or a tag ("chicken": "Chicken curry", or a stir fry with chicken;
+    "high protein": "High-Protein Oats", or a recipe tagged "high-protein"), hyphens and spaces
+    read alike, a plural also as its singular."""
     if household is None:
         return []
     rows = Recipe.objects.filter(household=household)
     if min_rating is not None:
         rows = rows.filter(rating__gte=min_rating)
     wanted = {t.lower() for t in tags or []}
-    text = (query or "").lower()
+    text = _plain(query or "")
 
     def said(recipe: Recipe) -> bool:
-        names = (str(i.get("name", "")) for i in recipe.ingredients or [])
-        return not text or text in recipe.title.lower() or any(text in n.lower() for n in names)
+        names = [str(i.get("name", "")) for i in recipe.ingredients or []]
+        return not text or any(
+            said in _plain(words)
+            for said in _forms(text)
+            for words in (recipe.title, *names, *map(str, recipe.tags))
+        )
 
     return [r for r in rows if wanted <= {str(t).lower() for t in r.tags} and said(r)]
 

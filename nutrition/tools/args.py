@@ -85,7 +85,7 @@ class RecipeListArgs(StrictModel):
     tags: list[Tag] = Field(default_factory=list, max_length=10, description="All must match")
     min_rating: int | None = Field(default=None, strict=True, ge=1, le=5)
     query: Text | None = Field(
-        default=None, strict=True, max_length=100, description="In titles or ingredients"
+        default=None, strict=True, max_length=100, description="In titles, ingredients or tags"
     )
 
 

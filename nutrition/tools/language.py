@@ -173,21 +173,6 @@ def _create_list(slots: Slots) -> Parsed:
     return Parsed("grocery_create_list", {"name": name[:100]}, f'create the list "{name}"')
 
 
-def _show_list(slots: Slots) -> Parsed | Ask:
-    where = which_list(slots, "show the {list} list")
-    if isinstance(where, Ask):
-        return where
-    if not where:
-        names = [n for _, n in list_names(slots.world)]
-        if not names:
-            raise CommandError(
-                'You have no grocery list yet: "add oats to my grocery list" starts one.'
-            )
-        where = {"grocery_list_name": names[0]}
-    name = where["grocery_list_name"]
-    return Parsed("grocery_get_list", where, f"show the list {name}")
-
-
 WHEN = (
     "[(on|for) {day} [night|evening|morning|afternoon]|{when} [night|evening|morning|afternoon]|"
     "(on|for) {when} [night|evening|morning|afternoon]]"
@@ -202,10 +187,15 @@ LANGUAGE = Language(
     },
     wildcards=("items", "list_name", "recipe_text", "recipe_query"),
     rules={
-        "list": f"[<the>] [{{grocery_list}}] {LIST_WORDS} [please|pls|plz|thanks|thx]",
+        "list": f"[<the>] [{{grocery_list}}] {LIST_WORDS} [please|pls|plz|thanks|thx] "
+        "[rn|right now|atm|at the moment|now|currently|today]",
         "when_meal": WHEN,
         "amount": "[some|more] [{count}|{qty}] [{unit_word}] [of]",
-        "with_food": "(with|using|that use|that have|that has|containing|made with|featuring)",
+        "with_food": "(with|using|that use|that have|that has|containing|made with|featuring|"
+        "tagged|tagged as|labelled|labeled)",
+        "have_any": "(got|are there|is there|do i have|do we have|have i got|have we got|"
+        "did i save|have i saved)",
+        "thanks": "(please|pls|plz|thanks|thx)",
     },
     intents=(
         Intent(
@@ -276,14 +266,27 @@ LANGUAGE = Language(
                 "(do|have) (i|we) (have|got|saved) any [saved] recipes",
                 "(show|list|give|read) [me] [all] [my|the|our] [saved] recipes",
                 "[my|our] recipes",
+                "[<have_any>] any [saved] recipes [<thanks>]",
                 # with a food: "do i have any recipes with chicken", "show my chicken recipes"
                 "(what|which) recipes (do i have|have i got|are there|did i save|do we have) "
                 "<with_food> {recipe_query}",
                 "(do|have) (i|we) (have|got|saved) any [saved] recipes <with_food> {recipe_query}",
                 "[got] any recipes <with_food> {recipe_query}",
-                "(show|list|give|read|find) [me] [all] [my|the|our] [saved] recipes <with_food> "
+                "(show|list|give|read|find) [me] [all|a|any|some] [my|the|our] [saved] (recipes|"
+                "recipe) <with_food> {recipe_query}",
+                "(what|which) [of] [my|our|the] recipes (have|has|use|contain|include|are) "
                 "{recipe_query}",
-                "(show|list|give|read|find) [me] [all] [my|the|our|any] {recipe_query} recipes",
+                "(show|list|give|read|find) [me] [all] [my|the|our|any] {recipe_query} recipes "
+                "[<thanks>]",
+                # a quality or a food before "recipes": "any high protein recipes", "got any
+                # vegetarian recipes", "do i have any quick recipes"
+                "[<have_any>] any {recipe_query} (recipes|recipe ideas) [<thanks>]",
+                "[<have_any>] any recipes (for|that are) {recipe_query}",
+                "recipes <with_food> {recipe_query}",
+                "(what|which) [recipes|recipe|meals|dishes] can (i|we) (make|cook) <with_food> "
+                "{recipe_query}",
+                "how many recipes (have i|do i have|have we|do we have|did i|are there) "
+                "[got|saved]",
             ),
             build=meals.recipes,
             examples=("what recipes do I have", "do I have any recipes with chicken"),
@@ -381,11 +384,11 @@ LANGUAGE = Language(
         Intent(
             "grocery_get_list",
             (
-                "(what's|whats|what is) (on|in) <list>",
+                "(what's|whats|what is) [left|still] (on|in) <list>",
                 "(show|read|give) [me] <list>",
                 "what do (i|we) need to (buy|get)",
             ),
-            build=_show_list,
+            build=meals.show_list,
             examples=("what's on my grocery list",),
         ),
     ),

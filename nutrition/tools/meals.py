@@ -12,7 +12,7 @@ from coach.llm.offline.grammar import CommandError, Parsed
 from coach.llm.offline.language import Ask, NotMeant, Slots, day_of, rest_of_message
 
 from . import said
-from .references import items_named, which_list
+from .references import items_named, list_names, which_list
 
 
 def recipe_typed(slots: Slots) -> Parsed:
@@ -123,15 +123,47 @@ def check(slots: Slots) -> Parsed | Ask:
     )
 
 
+_NUTRIENT = re.compile(
+    r"(?:high[\s-]*(?:in\s+)?|lots of\s+|packed with\s+)(?P<n1>protein|fib(?:re|er))"
+    r"|(?P<n2>protein|fib(?:re|er))[\s-]*(?:rich|packed|heavy)",
+    re.I,
+)
+
+
 def recipes(slots: Slots) -> Parsed:
-    """The household's recipes, or those with a food or a word in them ("do i have any recipes
-    with chicken", "show my chicken recipes": ``recipe_list`` with that text as its query, read
-    in titles and ingredients)."""
+    """The household's recipes, or those with a food, a word or a quality in them ("do i have any
+    recipes with chicken", "show my chicken recipes", "any high protein recipes":
+    ``recipe_list`` with that text as its query, read in titles, ingredients and tags)."""
     if "recipe_query" not in slots.values:
         return Parsed("recipe_list", {}, "list your recipes")
     query = str(slots.get("recipe_query", "")).strip(" ?.!,\"'")
     query = re.sub(r"^(?:(?:all|any|some|my|our|the|saved|a|an)\s+)+", "", query, flags=re.I)
     query = re.sub(r"\s+(?:in\s+(?:it|them)|please|pls)$", "", query, flags=re.I).strip()
-    if not query or query.lower() in ("all", "saved", "my", "our") or len(query.split()) > 4:
-        raise NotMeant  # no food named, or a clause rather than a food
+    query = re.sub(r"^(?:(?:good|nice|tasty|decent|great|other|new)\s+)+", "", query, flags=re.I)
+    # a nutrient "high" in it is the nutrient: "high protein" finds "Protein pancakes" too
+    if m := _NUTRIENT.fullmatch(query):
+        query = m.group("n1") or m.group("n2")
+    if (
+        not query
+        or query.lower() in ("all", "saved", "my", "our")
+        or len(query.split()) > 4
+        or re.search(r"\b(?:i|we|what|it|that|this|these|those|me|you|stuff|things)\b", query, re.I)
+    ):
+        raise NotMeant  # no food or quality named, or a clause rather than one
     return Parsed("recipe_list", {"query": query[:100]}, f'list your recipes with "{query}"')
+
+
+def show_list(slots: Slots) -> Parsed | Ask:
+    """A list read: the one named, else the only one (several unnamed: which one is asked)."""
+    where = which_list(slots, "show the {list} list")
+    if isinstance(where, Ask):
+        return where
+    if not where:
+        names = [n for _, n in list_names(slots.world)]
+        if not names:
+            raise CommandError(
+                'You have no grocery list yet: "add oats to my grocery list" starts one.'
+            )
+        where = {"grocery_list_name": names[0]}
+    name = where["grocery_list_name"]
+    return Parsed("grocery_get_list", where, f"show the list {name}")

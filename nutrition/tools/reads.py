@@ -54,7 +54,7 @@ def recipe_list(*, ctx: ToolContext, args: a.RecipeListArgs) -> Outcome:
         _home(ctx), tags=args.tags, min_rating=args.min_rating, query=args.query
     )
     if not found:
-        return Outcome(summary="No recipes match.", spoken="You have no recipes that match.")
+        return _no_recipes(ctx, args)
     more = f"\n({len(found) - MAX_LISTED} more not shown)" if len(found) > MAX_LISTED else ""
     return _both(
         lambda q: (
@@ -63,6 +63,26 @@ def recipe_list(*, ctx: ToolContext, args: a.RecipeListArgs) -> Outcome:
             + more
         )
     )
+
+
+def _no_recipes(ctx: ToolContext, args: a.RecipeListArgs) -> Outcome:
+    """None found, said plainly: none saved at all, or none with the words, tags or rating asked
+    for (the athlete's words quoted for the model, as written for a person)."""
+    if not selectors.recipes(_home(ctx)):
+        return Outcome(summary="No recipes saved yet.", spoken="You have no recipes saved yet.")
+
+    def render(q) -> str:
+        wrap = (lambda t: q(t, limit=100)) if q is quote else (lambda t: f'"{q(t, limit=100)}"')
+        asked = []
+        if args.query:
+            asked.append(f"{wrap(args.query)} in its title, ingredients or tags")
+        if args.tags:
+            asked.append("the tags " + ", ".join(wrap(t) for t in args.tags))
+        if args.min_rating:
+            asked.append(f"a rating of {args.min_rating} or more")
+        return f"None of your recipes has {' and '.join(asked) or 'what you asked for'}."
+
+    return Outcome(summary=render(quote), spoken=render(plain))
 
 
 @_guarded
@@ -181,7 +201,7 @@ def _read(
 SPECS = [
     _read(
         "recipe_list",
-        "List the household's recipes (filters: tags, min_rating, text in a title or ingredient).",
+        "List the household's recipes (filters: tags, min_rating, text in a title, ingredient or tag).",
         a.RecipeListArgs,
         recipe_list,
         "Looking at your recipes…",

@@ -248,7 +248,7 @@ def test_another_households_objects_are_not_found_for_every_tool():
         answer = read(stranger, name, **args)
         assert not answer.success and answer.errors[0].code == "NOT_FOUND"
         assert "Rice bowl" not in answer.summary and "rice" not in answer.summary
-    assert read(stranger, "recipe_list").summary == "No recipes match."
+    assert read(stranger, "recipe_list").summary == "No recipes saved yet."
     assert "no grocery lists" in read(stranger, "grocery_list_lists").summary
     assert (
         "No meals"
@@ -309,4 +309,6 @@ def test_a_recipe_query_finds_a_food_in_the_title_or_the_ingredients():
     assert '"Rice bowl"' in found and '"Stir fry"' in found  # chicken is in both
     assert '"Stir fry"' in read(owner, "recipe_list", query="stir").summary
     assert '"Rice bowl"' not in read(owner, "recipe_list", query="stir").summary
-    assert read(owner, "recipe_list", query="salmon").summary == "No recipes match."
+    assert read(owner, "recipe_list", query="salmon").summary == (
+        'None of your recipes has "salmon" in its title, ingredients or tags.'
+    )

@@ -24,19 +24,21 @@ from coach.llm.offline.language import (
 )
 
 from . import said
+from .care import care, lasting_pain
 from .crisis import CRISIS
 from .offline import SUPPLEMENTS
 from .taken import medicine
 from .words import (
     BODY_PARTS,
-    CARE_PLACES,
+    CARE_PLACE_FORMS,
     INJURY_VERBS,
     LOG_KINDS,
     MOOD_SCORES,
     MOOD_TENS,
     MOODS,
-    ROLLED_JOINTS,
+    PAIN_WORDS,
     SPANS,
+    TOLD_VERBS,
 )
 from .writes import TAKEN_THINGS, days_text
 
@@ -159,53 +161,18 @@ def _reminder(slots: Slots) -> Parsed | Ask:
     )
 
 
-# --- care records ---------------------------------------------------------------------------------
-
-
-_DATE_WORDS = re.compile(
-    r"\b(?:yesterday|today|this (?:morning|afternoon|evening)|last night|the day before "
-    r"yesterday|on \w+day|last \w+day|at \d{1,2}(?::\d{2})?\s*(?:am|pm)?|\d{4}-\d{2}-\d{2})\b",
-    re.I,
-)
-
-
-def _care(slots: Slots) -> Parsed:
-    kind = slots.get("care_place") or "injury"
-    place = slots.words.get("care_place", "")
-    rest = str(slots.get("care_rest") or "").strip()
-    world = slots.world
-    date = said.date_said(f"{slots.text}", world.today) or world.today
-    time = said.clock(rest) or "12:00"
-    topic = _DATE_WORDS.sub(" ", rest)
-    topic = re.sub(
-        r"^\s*(?:for|about|because of|with|to check|to look at)\s+", "", topic.strip(), flags=re.I
-    )
-    topic = re.sub(r"^(?:a|an|the|my)\s+", "", re.sub(r"\s+", " ", topic).strip(" ,."), flags=re.I)
-    if kind == "injury":
-        verb = slots.words.get("injury_verb", "hurt")
-        part = str(slots.get("body_part", ""))
-        if verb.lower() == "rolled" and part.lower() not in ROLLED_JOINTS:
-            raise NotMeant  # "rolled my quads": foam rolling, never an injury
-        side = f"{slots.get('body_side')} " if slots.get("body_side") else ""
-        what = " ".join(f"{verb} my {side}{part} {topic}".split())
-        title = what[:1].upper() + what[1:]
-    else:
-        title = place[:1].upper() + place[1:] + (f": {topic}" if topic else "")
-    when = f"{date.isoformat()}T{time}"
-    return Parsed(
-        "create_care_log",
-        {"log_type": kind, "title": title[:120], "occurred_at": when},
-        f"record a {kind}: {title} on {date:%A %-d %B} at {time}",
-    )
-
-
 # --- reads ----------------------------------------------------------------------------------------
 
 
 def _logs(slots: Slots) -> Parsed:
+    if "remind_rest" in slots and said.readiness(str(slots.get("remind_rest"))):
+        raise NotMeant  # "how often have i slept badly": no medicine asked after
+    weeks, months = slots.get("log_weeks"), slots.get("log_months")
     days = int(slots.get("days") or slots.get("span") or 7)
+    if weeks or months:  # "for the last 2 weeks", "over the past 3 months"
+        days = int(weeks) * 7 if weeks else int(months) * 30
     days = max(1, min(days, 90))
-    kind = slots.get("log_kind") or "all"
+    kind = slots.get("log_kind") or ("medication" if "remind_rest" in slots else "all")
     return Parsed(
         "get_wellness_logs", {"kind": kind, "days": days}, f"show your wellness log ({days} days)"
     )
@@ -218,12 +185,27 @@ MOOD_LEAD = (
 )
 
 EVERYDAY = Language(
-    wildcards=("taken", "mood_note", "remind_what", "remind_rest", "care_rest"),
+    wildcards=(
+        "taken",
+        "mood_note",
+        "remind_what",
+        "remind_rest",
+        "care_rest",
+        "care_told",
+        "pain_since",
+    ),
     values={
         "mood": MOODS,
         "mood_score": MOOD_SCORES,
         "mood_ten": MOOD_TENS,
-        "care_place": CARE_PLACES,
+        "care_place": CARE_PLACE_FORMS,
+        "care_visit": [
+            (w, w)
+            for w in ("appointment", "appt", "session", "visit", "checkup", "check-up", "treatment")
+        ],
+        "pain": PAIN_WORDS,
+        "told_verb": [(w, w) for w in TOLD_VERBS],
+        "pain_from": [(w, w) for w in ("since", "ever since", "for", "from")],
         "span": SPANS,
         "log_kind": LOG_KINDS,
         "took_verb": [
@@ -233,7 +215,7 @@ EVERYDAY = Language(
         "body_part": [(w, w) for w in BODY_PARTS],
         "body_side": [(w, w) for w in ("left", "right")],
     },
-    ranges={"days": (1, 90)},
+    ranges={"days": (1, 90), "log_weeks": (1, 12), "log_months": (1, 3)},
     rules={
         "adverb": "[really|pretty|very|so|quite|super|a bit|kinda|kind of|rather|just|honestly]",
         "hedge": "[i'd say|i would say|i think|i guess|honestly|tbh|overall]",
@@ -244,8 +226,12 @@ EVERYDAY = Language(
         "about": "[like|about|around|maybe|prolly|probably|roughly|somewhere around|like about|"
         "maybe like|prolly like|probably like|i'd say|i guess]",
         "ready": "(slept|sleep|sore|soreness|stiff|doms|stressed|stressful|stress|anxious|legs)",
-        "span_said": "(in|over|for|from) (the last|the past|last|past) {days} days|"
-        "[in|over|for|from|during] {span}",
+        "span_said": "(in|over|for|from|during) (the last|the past|last|past) ({days} days|"
+        "{log_weeks} weeks|{log_months} months)|[in|over|for|from|during] {span}",
+        "body": "[my|the|me] [{body_side}] {body_part}",
+        "see": "(show|list|give|read|pull up|bring up|open|get|check) [me] | (can|could|may) (i|we) "
+        "(see|check|have|look at) | let me see",
+        "been": "[has|have|'s|is|are|was] been|keeps|kept",
     },
     intents=(
         Intent(
@@ -308,17 +294,42 @@ EVERYDAY = Language(
         Intent(
             "create_care_log",
             (
-                "[i] [just] (went to|saw|visited|been to|have been to|had an appointment with|"
+                "[i] [just] (went to|went for|saw|visited|been to|have been to|had an appointment with|"
                 "had an appointment at|had a session with|had a visit to|was at|was in) "
                 "[the|my|a|an] {care_place} [{care_rest}]",
-                "[i] [just] (had|got) [a|an|my] {care_place} (session|appointment|visit|"
-                "checkup|check-up) [{care_rest}]",
-                "[i] [just] had [a|an|my] {care_place} [{care_rest}]",
+                "[i] [just] (had|got) [a|an|my] {care_place} {care_visit} [{care_rest}]",
+                "[i] [just] (had|got) [a|an|my] {care_place} [{care_rest}]",
                 "[i] [think] [i] [just] [have|'ve|i've|ive] {injury_verb} (my|a|an|the) "
                 "[{body_side}] {body_part} [{care_rest}]",
             ),
-            build=_care,
+            build=care,
             examples=("I went to the physio yesterday about my knee",),
+        ),
+        Intent(
+            "care_session_told",
+            (
+                # a visit told in the past: "physio appointment went well today"
+                "[my|the|today's|todays|yesterday's|yesterdays] {care_place} [{care_visit}] "
+                "[today|yesterday|this morning|this afternoon|earlier|last night|on {day}] "
+                "{told_verb} [{care_told}]",
+            ),
+            build=care,
+        ),
+        Intent(
+            "care_lasting_pain",
+            (
+                # a pain that has lasted since a day: "my shoulder's been hurting since tuesday"
+                "<body> <been> <adverb> {pain} {pain_from} {pain_since}",
+                "[i've|ive|i have|i] (had|been having) [a|an] <adverb> {pain} [{body_side}] "
+                "{body_part} {pain_from} {pain_since}",
+                "[i've|ive|i have|i] (had|been having) [{body_side}] {body_part} pain "
+                "{pain_from} {pain_since}",
+                "{pain_from} {pain_since} <body> <been> <adverb> {pain}",
+                "<body> <been> <adverb> {pain} (lately|recently|for a while|for ages|all week|"
+                "the whole week|on and off|a lot)",
+            ),
+            build=lasting_pain,
+            examples=("my shoulder's been hurting since tuesday",),
         ),
         Intent(
             "get_wellness_logs",
@@ -326,11 +337,16 @@ EVERYDAY = Language(
                 "(what|what've|what have) [did] i (logged|log|taken|took) [<span_said>]",
                 "(what|which) [kind of] {log_kind} (have i|did i|i've|ive|have i been) (taken|take|"
                 "took|logged|log|had|been taking) [<span_said>]",
-                "(show|list|give|read) [me] [my|the] {log_kind} (log|logs|history|entries) "
-                "[<span_said>]",
+                "[<see>] [my|the] {log_kind} (log|logs|history|entries|records) [<span_said>]",
                 "(show|list) [me] [my|the] {log_kind} [<span_said>]",
-                "how (has|have|was|were) my {log_kind} [been] [<span_said>]",
-                "(my|the) {log_kind} (log|logs|history|entries) [<span_said>]",
+                "[<see>] [my|the] {log_kind} <span_said>",
+                "(what was|what's|whats|what has|what have) my {log_kind} [been] like "
+                "[<span_said>]",
+                "(how many times|how often) (have i|did i|i've|ive) (taken|take|took|had|logged) "
+                "{remind_rest} [<span_said>]",
+                "[<see>] (everything|all) (i've|ive|i have|i) logged [<span_said>]",
+                "(how has|how have|how was|how were|how is|how's|hows) my {log_kind} "
+                "[been|looked|looking] [<span_said>]",
             ),
             build=_logs,
             examples=("what have I logged this week", "show my mood log"),

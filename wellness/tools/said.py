@@ -148,8 +148,8 @@ def part_of_day(text: str) -> str | None:
 
 
 def date_said(text: str, today: datetime.date) -> datetime.date | None:
-    """The day ``text`` names: today, yesterday, "the day before yesterday", "last/on Monday"
-    (the latest such day up to today), an ISO date; None when none is said."""
+    """The day ``text`` names: today, yesterday, "the day before yesterday", "last/on Monday" or
+    a bare "monday" (the latest such day up to today), an ISO date; None when none is said."""
     lower = text.lower()
     if m := re.search(r"\b(\d{4}-\d{2}-\d{2})\b", lower):
         try:
@@ -165,6 +165,9 @@ def date_said(text: str, today: datetime.date) -> datetime.date | None:
     if m := re.search(r"\b(?:on|last)\s+(" + "|".join(DAY_NAMES) + r")\b", lower):
         back = (today.weekday() - DAY_NAMES.index(m.group(1))) % 7
         return today - datetime.timedelta(days=back or (7 if "last" in m.group(0) else 0))
+    # a bare weekday ("tweaked my back saturday") is the latest one too, never one to come
+    if m := re.search(r"(?<!next )(?<!this )\b(" + "|".join(DAY_NAMES) + r")\b", lower):
+        return today - datetime.timedelta(days=(today.weekday() - DAY_NAMES.index(m.group(1))) % 7)
     return None
 
 

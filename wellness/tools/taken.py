@@ -9,10 +9,14 @@ guessed. A day, a clock time or a part of the day is said once for all of them."
 
 from __future__ import annotations
 
+import datetime
 import re
+
+from django.utils import timezone
 
 from coach.llm.offline.grammar import CommandError, Parsed
 from coach.llm.offline.language import Ask, NotMeant, Slots
+from wellness import services
 
 from . import said
 from .offline import SUPPLEMENTS
@@ -24,7 +28,8 @@ from .writes import TAKEN_THINGS
 JOINED = re.compile(r"\s*,\s*(?:and\s+|&\s+|plus\s+)?|\s+(?:and|plus)\s+|\s*&\s*", re.I)
 _WHEN = re.compile(
     r"\b(?:at\s+\d{1,2}(?::\d{2})?\s*(?:am|pm)?|today|just\s+now|now|earlier|already|"
-    r"(?:the\s+day\s+before\s+)?yesterday|(?:on|last)\s+\w+day|\d{4}-\d{2}-\d{2})\b",
+    r"(?:the\s+day\s+before\s+)?yesterday|(?:(?:on|last)\s+)?(?:mon|tues|wednes|thurs|fri|satur|"
+    r"sun)day|\d{4}-\d{2}-\d{2})\b",
     re.I,
 )
 # what it was for or around: "ibuprofen for my knee", "creatine before my run"
@@ -129,10 +134,13 @@ def medicine(slots: Slots) -> list[Parsed] | Ask:
         )
     when, shared = "", {}
     date = said.date_said(text, slots.world.today)
+    time = said.clock(text)
+    if date is None and time is not None:
+        date = _last_evening(slots, time)
     if date is not None and date != slots.world.today:
         shared["date"] = date.isoformat()
         when = f" on {date:%A}"
-    if time := said.clock(text):
+    if time:
         shared["time"] = time
         when += f" at {time}"
     elif part := said.part_of_day(text):
@@ -155,3 +163,13 @@ def medicine(slots: Slots) -> list[Parsed] | Ask:
             Parsed("log_medication", args, f"log {kind} {name}{f', {dose}' if dose else ''}{when}")
         )
     return built
+
+
+def _last_evening(slots: Slots, time: str) -> datetime.date | None:
+    """ "took 2 advil at 6:30pm" said after midnight, before 6 am: that time is yesterday's (the
+    day has not reached it yet); any other time with no day said is today's."""
+    athlete = getattr(slots.world.ctx, "athlete", None)
+    now = services.local_now(athlete) if athlete is not None else timezone.localtime()
+    if now.date() == slots.world.today and now.hour < 6 and time > f"{now:%H:%M}":
+        return slots.world.today - datetime.timedelta(days=1)
+    return None

@@ -57,6 +57,28 @@ CARE_PLACES = [
     *((w, "visit") for w in ("doctor", "doc", "gp", "hospital", "clinic", "er", "a&e")),
     *((w, "visit") for w in ("emergency room", "dentist", "specialist", "surgeon", "nurse")),
     *((w, "visit") for w in ("cardiologist", "orthopedist", "sports doctor", "urgent care")),
+    *((w, "physio") for w in ("massage", "deep tissue massage", "acupuncture", "dry needling")),
+]
+# How a visit is told once it has happened: "physio appointment went well", "the doctor cleared
+# me to run" (a visit to come or cancelled is no record: ``care``).
+TOLD_VERBS = (
+    "went",
+    "was",
+    "were",
+    "has been",
+    "helped",
+    "felt",
+    "sorted me out",
+    "cleared me",
+    "signed me off",
+    "gave me",
+    "worked on",
+)
+# The places as the grammar reads them: also with a possessive or a plural typed without its
+# apostrophe ("doctors appointment", "physio's advice"); the title keeps the place's own word.
+CARE_PLACE_FORMS = [
+    *CARE_PLACES,
+    *((f"{w}{end}", kind) for w, kind in CARE_PLACES if " " not in w for end in ("s", "'s")),
 ]
 # How people say they got hurt: the grammar's injury sentences and the words the care record's
 # stated-intent guard accepts (``writes``: "pulled my hamstring" states an injury).
@@ -179,6 +201,7 @@ SPANS = [
     ("yesterday", 2),
     ("since yesterday", 2),
     ("this week", 7),
+    ("last week", 14),  # all of last week, as "yesterday" is 2
     ("this past week", 7),
     ("the last week", 7),
     ("the past week", 7),
@@ -189,12 +212,28 @@ SPANS = [
     ("the past month", 30),
     ("the last two weeks", 14),
     ("the past two weeks", 14),
+    ("the last fortnight", 14),
+    ("the past fortnight", 14),
+    ("a fortnight", 14),
+    ("the last few days", 3),
+    ("the past few days", 3),
+    ("the last couple of days", 2),
+    ("the past couple of days", 2),
+    ("the last 3 months", 90),
+    ("the past 3 months", 90),
+    ("the last year", 90),
+    ("the past year", 90),
 ]
 LOG_KINDS = [
     ("medication", "medication"),
     ("medications", "medication"),
     ("meds", "medication"),
     ("supplements", "medication"),
+    ("supplement", "medication"),
+    ("medicine", "medication"),
+    ("medicines", "medication"),
+    ("pills", "medication"),
+    ("med", "medication"),
     ("mood", "mood"),
     ("moods", "mood"),
     ("readiness", "readiness"),
@@ -202,3 +241,73 @@ LOG_KINDS = [
     ("care records", "care"),
     ("wellness", "all"),
 ]
+
+
+# A pain that has lasted ("my shoulder's been hurting since tuesday", "ankle's been sore for 3
+# days"): the words people use, each with the word the record's title uses ("Shoulder pain").
+PAIN_WORDS = [
+    *(
+        (w, "pain")
+        for w in (
+            "hurting",
+            "hurts",
+            "aching",
+            "aches",
+            "achy",
+            "painful",
+            "killing me",
+            "bugging me",
+            "bothering me",
+            "acting up",
+            "playing up",
+            "giving me trouble",
+            "giving me grief",
+            "throbbing",
+            "sore as hell",
+            "niggly",
+        )
+    ),
+    *((w, "soreness") for w in ("sore", "tender")),
+    *((w, "stiffness") for w in ("stiff",)),
+    *((w, "tightness") for w in ("tight",)),
+    *((w, "swelling") for w in ("swollen",)),
+]
+# Muscles sore in the plural are training soreness (DOMS), not an injury: "my quads have been
+# sore since monday" is no care record ("my left calf has been hurting since monday" is one).
+SORE_MUSCLES = frozenset(
+    (
+        "quads",
+        "hamstrings",
+        "calves",
+        "glutes",
+        "lats",
+        "traps",
+        "abs",
+        "obliques",
+        "pecs",
+        "biceps",
+        "triceps",
+        "forearms",
+        "adductors",
+        "hip flexors",
+    )
+)
+
+# The words that state a care record for the stated-intent guard (``writes``), besides the injury
+# verbs: the places and sessions ("physio appointment went well", "got a massage") and a pain
+# said to have lasted ("my shoulder's been hurting since tuesday"; "my knee is swollen" is a
+# symptom, and states none).
+CARE_WORDS = tuple(
+    dict.fromkeys(
+        (
+            "physio",
+            "doctor",
+            "hospital",
+            "clinic",
+            "been having",
+            *(w for w, _ in CARE_PLACES if " " not in w and len(w) > 2),  # not "er", "pt"
+            # a pain said to have lasted, never the symptom alone ("my knee is swollen")
+            *(f"{lasted} {w}" for w, _ in PAIN_WORDS for lasted in ("been", "keeps", "kept")),
+        )
+    )
+)

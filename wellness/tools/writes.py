@@ -40,7 +40,7 @@ from .args import (
     LogReadinessArgs,
     clock,
 )
-from .words import INJURY_VERBS
+from .words import CARE_WORDS, INJURY_VERBS
 
 
 def _write(make, *args, **kwargs):
@@ -314,10 +314,7 @@ SPECS = [
             "had",
             "appointment",
             *INJURY_VERBS,
-            "physio",
-            "doctor",
-            "hospital",
-            "clinic",
+            *CARE_WORDS,
         ),
         execute=create_care_log,
         target=no_target,
