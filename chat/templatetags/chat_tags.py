@@ -208,6 +208,18 @@ def _url_with_pk(name: str, script_prefix: str) -> tuple[str, str]:
     return before, after
 
 
+@functools.lru_cache(maxsize=64)
+def _fixed_url(name: str, script_prefix: str) -> str:
+    return reverse(name)
+
+
+@register.simple_tag
+def url_once(name: str) -> str:
+    """``{% url name %}`` for a URL without arguments, reversed once per process (and script
+    prefix): the page's header, menu and forms name a dozen."""
+    return _fixed_url(name, get_script_prefix())
+
+
 @register.simple_tag
 def pk_url(name: str, pk: int) -> str:
     """``{% url name pk %}`` for a URL whose one argument is an id, reversed once per process

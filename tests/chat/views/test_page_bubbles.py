@@ -176,3 +176,15 @@ def test_pk_url_is_the_reversed_url(name, prefix):
         assert html.startswith(prefix)
     finally:
         set_script_prefix("/")
+
+
+@pytest.mark.parametrize("name", ["chat:home", "chat:conversations", "logout", "inbox:badge"])
+@pytest.mark.parametrize("prefix", ["/", "/spotter/"])
+def test_url_once_is_the_reversed_url(name, prefix):
+    set_script_prefix(prefix)
+    try:
+        html = Template("{% load chat_tags %}{% url_once name %}").render(Context({"name": name}))
+        assert html == reverse(name)
+        assert html.startswith(prefix)
+    finally:
+        set_script_prefix("/")
