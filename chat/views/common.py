@@ -36,9 +36,9 @@ SWITCHER_LIMIT = 8  # conversations in the page's switcher (loaded when it is op
 WAITING = (Message.Status.PENDING, Message.Status.RUNNING)
 # What the page reads of its (up to HISTORY_LIMIT) messages: the bubbles (``#message``, the
 # waiting state's times), the suggested replies of the latest, a coach's name. Not the model's
-# side of the turn (its own text, calls, token counts: JSON decoded per row for nothing; loading
-# them was a third of the page at 200 messages). A field read but not listed here costs a query
-# per message (tests/chat/views/test_page_bubbles.py counts them).
+# side of the turn (its own text, calls, token counts: three JSON columns decoded per row for
+# nothing, about 2 ms of a 200-message page). A field read but not listed here costs a query per
+# message (tests/chat/views/test_page_bubbles.py counts them).
 PAGE_FIELDS = (
     "conversation",
     "role",
