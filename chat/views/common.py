@@ -34,6 +34,29 @@ NO_PROGRAM_PAGE = "chat/no_program.html"
 HISTORY_LIMIT = 200
 SWITCHER_LIMIT = 8  # conversations in the page's switcher (loaded when it is opened)
 WAITING = (Message.Status.PENDING, Message.Status.RUNNING)
+# What the page reads of its (up to HISTORY_LIMIT) messages: the bubbles (``#message``, the
+# waiting state's times), the suggested replies of the latest, a coach's name. Not the model's
+# side of the turn (its own text, calls, token counts: three JSON columns decoded per row for
+# nothing, about 2 ms of a 200-message page). A field read but not listed here costs a query per
+# message (tests/chat/views/test_page_bubbles.py counts them).
+PAGE_FIELDS = (
+    "conversation",
+    "role",
+    "content",
+    "steps",
+    "status",
+    "reply_to",
+    "batch",
+    "author",
+    "author__first_name",
+    "author__last_name",
+    "author__username",
+    "suggested_replies",
+    "attempt",
+    "queued_at",
+    "started_at",
+    "created_at",
+)
 
 # The one sign-in check (``access.login``); a signed-out htmx request sends the athlete back to
 # the chat's page once signed in.
@@ -54,6 +77,7 @@ def page_context(
     recent = list(
         conversation.messages.exclude(role=Message.Role.TOOL)
         .select_related("author")
+        .only(*PAGE_FIELDS)
         .annotate(decision_kind=F("decision__kind"), batch_status=F("batch__status"))
         .order_by("-created_at", "-pk")[:HISTORY_LIMIT]
     )
