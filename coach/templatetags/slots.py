@@ -15,6 +15,8 @@ register = template.Library()
 
 @register.simple_tag(takes_context=True)
 def slot(context: template.Context, name: str) -> str:
-    flat = context.flatten()
-    request = context.get("request")
-    return mark_safe("".join(get_template(t).render(flat, request) for t in slots(name)))
+    # Rendered in the page's own context, as ``{% include %}`` renders (a pushed layer keeps what a
+    # slot sets to itself): rendering a flattened copy with the request ran every context
+    # processor again for each slot, about 5 % of a short chat page.
+    with context.push():
+        return mark_safe("".join(get_template(t).template.render(context) for t in slots(name)))
