@@ -199,7 +199,7 @@ def _schedule(slots: Slots) -> Parsed | Ask:
         "daily"
         if re.search(r"\bevery\s*day\b|\bdaily\b|\beach day\b", lower)
         else "weekly"
-        if re.search(r"\b(?:every|each)\s+(?:week|\w+day)\b|\bweekly\b", lower)
+        if re.search(r"\b(?:every|each)\s+(?:week|\w+day)\b|\bweekly\b|\bon\s+\w+days\b", lower)
         else None
     )
     count = count_said(lower, recurrence)

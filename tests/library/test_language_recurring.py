@@ -62,6 +62,11 @@ def pk(title: str) -> int:
             {"date": "2026-12-02", "recurrence": "weekly", "until": "2026-12-13"},
         ),
         (
+            "add Hill Repeats to my calendar on saturdays",
+            "Hill Repeats",
+            {"date": "2026-11-28", "recurrence": "weekly", "until": "2026-12-13"},
+        ),
+        (
             "schedule Hill Repeats every day for 2 weeks starting tomorrow",
             "Hill Repeats",
             {"date": "2026-11-27", "recurrence": "daily", "count": 14},

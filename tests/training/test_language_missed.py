@@ -61,6 +61,16 @@ def test_the_session_said_first_moves_to_the_day_said_after(program, message, we
     assert calls(program, message) == move(week, day, new_date)
 
 
+def test_and_push_the_rest_after_the_day_pushes(program):
+    message = "I missed yesterday's session, can we do it tomorrow and push the rest"
+    [(name, arguments)] = calls(program, message)
+    assert (name, arguments["new_date"], arguments["strategy"]) == (
+        "reschedule_workout",
+        "2026-11-27",
+        "push",
+    )
+
+
 def test_a_missed_session_with_no_day_asks_which_with_chips_that_move_it(program):
     understood = say(program, "missed today's workout, can we do it some other day?")
     assert understood.calls == [] and understood.ask is not None

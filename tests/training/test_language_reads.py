@@ -126,6 +126,8 @@ def test_last_nights_sleep_reads_as_one_sentence(program):
         ("how did i sleep over the last 3 weeks", 21),
         ("have i slept well this week", 7),
         ("how much have i slept this month", 30),
+        ("how's my sleep quality been lately", 7),
+        ("what's my sleep score over the past 2 weeks", 14),
     ],
 )
 def test_sleep_over_a_span_is_read_for_its_nights(program, message, days):

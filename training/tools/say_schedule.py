@@ -247,7 +247,8 @@ INTENTS = (
             *(f"{NOT_DONE} [so] {move}" for move in _moves(THAT_ONE)),
             # A complaint first ("legs are fried, tomorrow's session can wait, push it back").
             *(f"{{training_reason:reason}} {S} {WAITS} [so] {move}" for move in _moves(THAT_ONE)),
-            f"{NOT_DONE} [so] {LEAD} {REDO} {THAT_ONE} [in|up] [on] {T} [rather|instead]",
+            f"{NOT_DONE} [so] {LEAD} {REDO} {THAT_ONE} [in|up] [on] {T} [rather|instead]"
+            " [{training_strategy:strategy}]",
             f"{NOT_DONE} [so] {LEAD} (make|fit|squeeze|get) {THAT_ONE} (up|in) [on] {T} [instead]",
             # No day said: the question of the day, never a guessed one.
             f"{NOT_DONE} [so] {LEAD} ({REDO}|{MOVE}) {THAT_ONE} [in|up] {LATER} [instead]",

@@ -87,7 +87,8 @@ INTENTS = (
             f"how (well|much) (have i been|did i|am i) (sleeping|sleep) [(in|over|during|for)] {SPAN}",
             f"how (have i been|am i) sleeping [(in|over|during|for)] [{SPAN}|lately|recently]",
             f"{LEAD} {SHOW} <the> sleep [(data|score|scores)] [(from|of|for|in|over)] [{SPAN}]",
-            f"(how's|how is|how was|what's|what is|hows|how has) <the> sleep [been] {SLEPT_WHEN}",
+            f"(how's|how is|how was|what's|what is|hows|how has|what are) <the> sleep"
+            f" [quality|score|scores|data|numbers] [been] [like] {SLEPT_WHEN}",
             # The verb in any tense, the amount or "enough" asked ("how much sleep have I been
             # getting the last month", "have I been getting enough sleep lately").
             f"how (have i|did i|do i) (slept|sleep) {SLEPT_WHEN}",
