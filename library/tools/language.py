@@ -27,6 +27,7 @@ from coach.llm.offline.language import (
     rest_of_message,
 )
 from library.access import visible_workouts
+from library.recurrence import MAX_OCCURRENCES
 from library.search import search_workouts
 from library.search_terms import SHORT_MINUTES
 
@@ -210,8 +211,14 @@ def _schedule(slots: Slots) -> Parsed | Ask:
         if count:
             arguments |= {"recurrence": recurrence, "count": count}
             description += f", {recurrence}, {count} times"
-        elif end is not None and end > date and not _SAID_END.search(lower):
-            # "every monday", no end said: the plan's dates, the most the calendar holds.
+        elif (
+            end is not None
+            and end > date
+            and (end - date).days // (7 if recurrence == "weekly" else 1) < MAX_OCCURRENCES
+            and not _SAID_END.search(lower)
+        ):
+            # "every monday", no end said: the plan's dates, the most the calendar holds (a
+            # longer plan than the tool's 52 occurrences is asked).
             arguments |= {"recurrence": recurrence, "until": end.isoformat()}
             description += f", {recurrence} until {end:%A %-d %B} (the end of your plan)"
         else:

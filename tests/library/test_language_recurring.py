@@ -121,6 +121,18 @@ def test_an_end_that_is_no_count_is_asked_with_chips_that_schedule(program):
     ]
 
 
+def test_every_day_to_a_plan_end_beyond_the_tools_52_times_is_asked():
+    athlete = UserFactory()
+    program = ProgramFactory(athlete=athlete, start_date=datetime.date(2026, 11, 16))
+    for _ in range(12):
+        WeekFactory(program=program)
+    LibraryWorkoutFactory(owner=athlete, title="Hill Repeats")
+    found = read(program, "schedule Hill Repeats every day starting tomorrow")
+    assert found.calls == [] and found.ask.question.startswith("How many times")
+    weekly = calls(program, "schedule Hill Repeats every monday")  # 10 Mondays: within 52
+    assert weekly[0][1]["until"] == "2027-02-07"
+
+
 def test_every_monday_without_a_program_asks_how_many_times():
     athlete = UserFactory()
     LibraryWorkoutFactory(owner=athlete, title="Hill Repeats")
