@@ -246,7 +246,9 @@ INTENTS = (
         (
             *(f"{NOT_DONE} [so] {move}" for move in _moves(THAT_ONE)),
             # A complaint first ("legs are fried, tomorrow's session can wait, push it back").
-            *(f"{{training_reason:reason}} {S} {WAITS} [so] {move}" for move in _moves(THAT_ONE)),
+            f"{{training_reason:reason}} {S} {WAITS} [so] {LEAD} {MOVE} {THAT_ONE} [back|forward]"
+            f" ((to|until|till|for|on|onto) {T}|[by] ({{training_one_day:shift}}|{{count:shift}}"
+            " days))",
             f"{NOT_DONE} [so] {LEAD} {REDO} {THAT_ONE} [in|up] [on] {T} [rather|instead]"
             " [{training_strategy:strategy}]",
             f"{NOT_DONE} [so] {LEAD} (make|fit|squeeze|get) {THAT_ONE} (up|in) [on] {T} [instead]",
