@@ -14,6 +14,8 @@ import datetime
 import re
 from typing import Any
 
+from django.db.models import Max
+
 from coach.llm.offline.grammar import CommandError, Parsed
 from coach.llm.offline.language import (
     Ask,
@@ -25,6 +27,7 @@ from coach.llm.offline.language import (
     rest_of_message,
 )
 from library.access import visible_workouts
+from library.recurrence import MAX_OCCURRENCES
 from library.search import search_workouts
 from library.search_terms import SHORT_MINUTES
 
@@ -98,6 +101,8 @@ def _minutes(m: re.Match[str]) -> int:
 
 def _search(slots: Slots) -> Parsed:
     where = re.sub(r"^(?:in|at|on)\s+(?:a|an|the|my)?\s*", "", str(slots.get("query_place", "")))
+    if where and _WHEN_ONLY.fullmatch(where.strip(" ,.?!")):
+        raise NotMeant  # "any running workouts for tomorrow": the plan's day, not a body part
     query = re.sub(r"\s+", " ", f"{slots.get('query', '')} {where}").strip(" ,.?!")
     lengths = [_minutes(m) for m in _LENGTH.finditer(query)]
     if "workout_minutes" in slots:
@@ -168,6 +173,14 @@ def _schedule(slots: Slots) -> Parsed | Ask:
     words = rest_of_message(slots)
     tail = str(slots.get("when_said", "")) or words
     today = slots.world.today
+    lower = tail.lower()
+    if _UNEVEN.search(lower) or len(set(_WEEKDAY.findall(lower))) > 1:
+        # "every other day", "every monday and thursday": no daily or weekly repeat says it, and
+        # one of them would schedule something else.
+        raise CommandError(
+            f"I can repeat {title} every day or every week on one weekday: say one, e.g. "
+            f'"schedule {title} every monday for 4 weeks".'
+        )
     date = date_said(tail, today)
     if date is None:
         return Ask(
@@ -183,26 +196,57 @@ def _schedule(slots: Slots) -> Parsed | Ask:
         )
     arguments: dict[str, Any] = {"workout_id": pk, "date": date.isoformat()}
     description = f"schedule {title} on {date:%A %-d %B}"
-    lower = tail.lower()
     recurrence = (
         "daily"
         if re.search(r"\bevery\s*day\b|\bdaily\b|\beach day\b", lower)
         else "weekly"
-        if re.search(r"\bevery\s+(?:week|\w+day)\b|\bweekly\b|\beach week\b", lower)
+        if re.search(r"\b(?:every|each)\s+(?:week|\w+day)\b|\bweekly\b|\bon\s+\w+days\b", lower)
         else None
     )
-    count = count_said(lower)
+    count = count_said(lower, recurrence)
     if recurrence is None and count and re.search(r"\bweeks?\b", lower):
         recurrence = "weekly"
     if recurrence:
-        if not count:
+        end = _plan_end(slots.world)
+        if count:
+            arguments |= {"recurrence": recurrence, "count": count}
+            description += f", {recurrence}, {count} times"
+        elif (
+            end is not None
+            and end > date
+            and (end - date).days // (7 if recurrence == "weekly" else 1) < MAX_OCCURRENCES
+            and not _SAID_END.search(lower)
+        ):
+            # "every monday", no end said: the plan's dates, the most the calendar holds (a
+            # longer plan than the tool's 52 occurrences is asked).
+            arguments |= {"recurrence": recurrence, "until": end.isoformat()}
+            description += f", {recurrence} until {end:%A %-d %B} (the end of your plan)"
+        else:
             return Ask(
                 f"How many times should I schedule {title} ({recurrence})?",
-                tuple(f"schedule {title} {recurrence} for {n} weeks" for n in (4, 8)),
+                tuple(
+                    f"schedule {title} {recurrence} from {date.isoformat()} for {n} weeks"
+                    for n in (4, 8)
+                ),
             )
-        arguments |= {"recurrence": recurrence, "count": count}
-        description += f", {recurrence}, {count} times"
     return Parsed("add_workout_to_calendar", arguments, description)
+
+
+_UNEVEN = re.compile(
+    r"\bevery\s+(?:other|second|2nd|third|3rd|few|couple|\d+|two|three)\b|\bweekdays?\b"
+    r"|\bweek\s*days\b|\b(?:twice|two times|three times|\d+\s*(?:x|times))\s+(?:a|per|each)\s+week\b",
+)
+_WEEKDAY = re.compile(r"\b(mon|tue|wed|thu|fri|sat|sun)[a-z]*day")
+# An end said that is not a count ("until christmas", "till the end of the month"): asked.
+_SAID_END = re.compile(r"\b(?:until|till|til|through|to the end|ending|for a month|for the)\b")
+
+
+def _plan_end(world: World) -> datetime.date | None:
+    """The last day of the athlete's program (its latest week's end), None without one."""
+    program = getattr(world.ctx, "program", None)
+    if program is None:
+        return None
+    return program.weeks.aggregate(end=Max("end_date"))["end"]
 
 
 def _save(slots: Slots) -> Parsed | Ask:
@@ -224,7 +268,7 @@ LANGUAGE = Language(
         "pull up|any|need|want)",
         "lib": "[(in|from) [the|my] [workout] library]",
         "some": "[a|an|some|any|good|a good|some good|a few|few|nice|new]",
-        "target": "({workout}|{found})",
+        "target": "([the] {workout} [workout|session|routine|one]|{found})",
         "cal": "[(on|to|in|into) [my|the] (calendar|schedule|plan|program)]",
         "length": "[(for|under|in|of|less than|within|around|about|max|at most|lasting) "
         "{workout_minutes} (min|mins|minute|minutes)]",
@@ -246,6 +290,12 @@ LANGUAGE = Language(
                 + _NOUN
                 + " <lib> <length> <pls>",
                 "(show|give|find|get) me something {query} <pls>",
+                # The kind, then what it is for ("any stretching routines for tight hips").
+                "(got|have you got|do you have|is there|are there|have we got|<find>) [me] <some> "
+                "{query} "
+                + _NOUN
+                + " (for|to help [with]|that (help|helps) [with]|good for|to fix|"
+                "targeting|focused on) [my|the|a|an|some] {query_place} <lib> <length> <pls>",
                 "[(got|have you got|do you have|<find>) [me]] (something|anything) {query} <pls>",
                 "[(got|have you got|do you have|is there|are there|<find>) [me]] <some> {query} ["
                 + _NOUN
@@ -272,9 +322,9 @@ LANGUAGE = Language(
         Intent(
             "add_workout_to_calendar",
             (
-                "<asking> (schedule|put|add|plan|book|slot|pencil in) [in] <target> <cal> "
-                "[for|on|from|starting] {when_said}",
-                "<asking> (schedule|put|add|plan|book) <target> <cal> <pls>",
+                "<asking> (schedule|put|add|plan|book|slot|pencil in|pop|stick|throw) [in] <target>"
+                " [in] <cal> [for|on|from|starting] {when_said}",
+                "<asking> (schedule|put|add|plan|book|pop|stick) <target> [in] <cal> <pls>",
                 "<asking> (schedule|put|add|plan|book|slot|pencil in) [in] <target> <cal> "
                 "<day_said> <pls>",
                 "[i want to|i'd like to|let me|i'll|can i] do <target> {when_said}",

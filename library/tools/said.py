@@ -57,14 +57,28 @@ def date_said(text: str, today: datetime.date) -> datetime.date | None:
     return None
 
 
-def count_said(text: str) -> int | None:
-    """How many times a schedule repeats: "for three weeks", "for the next 4 weeks", "6 times"."""
+def count_said(text: str, recurrence: str | None = None) -> int | None:
+    """How many times a schedule repeats: "for three weeks", "for the next 4 weeks", "6 times",
+    "for a week"; a span is counted in the recurrence's steps ("every day for 2 weeks" is 14,
+    "every monday for 3 weeks" is 3). None when none is said, or when days can't be whole weeks
+    ("every monday for 10 days": asked)."""
     m = re.search(
-        rf"\b(?:for\s+(?:the\s+)?(?:next\s+)?)?{_NUMBER}\s+(?:more\s+)?(weeks?|days?|times|sessions)",
+        rf"\b(?:for\s+(?:the\s+)?(?:next\s+)?)?(?:{_NUMBER}|(a|one))\s+(?:more\s+)?"
+        r"(weeks?|days?|times|sessions)\b",
         text,
         re.I,
     )
-    return number(m.group(1)) if m else None
+    if m is None:
+        return None
+    n = number(m.group(1)) if m.group(1) else 1
+    unit = m.group(3).lower()
+    if unit.startswith("week") and recurrence == "daily":
+        return n * 7
+    if unit.startswith("day") and recurrence == "weekly":
+        return n // 7 if n % 7 == 0 else None
+    if m.group(2) and not unit.startswith("week"):
+        return None  # "a day", "a time": no count
+    return n
 
 
 # --- a workout in a sentence ------------------------------------------------------------------

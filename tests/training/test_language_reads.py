@@ -3,6 +3,8 @@ read, with the dates and sport said, answered in words (the read's ``Outcome.spo
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
 
 from coach.tools.base import ToolContext
@@ -113,3 +115,81 @@ def test_last_nights_sleep_reads_as_one_sentence(program):
     outcome = reads.get_sleep_data(ctx=ctx, args=SleepArgs(days=1))
     assert outcome.spoken.startswith("Last night") and "\n" not in outcome.spoken
     assert "{" not in outcome.spoken
+
+
+@pytest.mark.parametrize(
+    ("message", "days"),
+    [
+        ("how has my sleep been this month", 30),
+        ("how much sleep have i been getting the last 2 weeks", 14),
+        ("have i been getting enough sleep lately?", 7),
+        ("how did i sleep over the last 3 weeks", 21),
+        ("have i slept well this week", 7),
+        ("how much have i slept this month", 30),
+        ("how's my sleep quality been lately", 7),
+        ("what's my sleep score over the past 2 weeks", 14),
+    ],
+)
+def test_sleep_over_a_span_is_read_for_its_nights(program, message, days):
+    assert calls(program, message) == [("get_sleep_data", {"days": days})]
+
+
+def test_good_sleep_said_as_a_statement_is_no_sleep_read(program):
+    understood = say(program, "i had good sleep")
+    assert understood is None or not any(c.name == "get_sleep_data" for c in understood.calls)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "how's my recovery looking",
+        "whats my recovery status today",
+        "am i recovering ok from this week?",
+        "how recovered am i",
+        "how is my body recovering",
+    ],
+)
+def test_recovery_is_read_as_form_and_the_last_weeks_sleep(program, message):
+    assert calls(program, message) == [("get_fitness_scores", {}), ("get_sleep_data", {"days": 7})]
+
+
+def _activities(program):
+    """Runs and rides on alternate days up to yesterday: the latest is a ride, then a run."""
+    made = {}
+    for back in range(1, 7):
+        sport = "CYCLING" if back % 2 else "RUNNING"
+        day = TODAY - datetime.timedelta(days=back)
+        made[(sport, back)] = ActivityFactory(athlete=program.athlete, sport=sport, local_date=day)
+    return made
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("compare my last two runs", [("RUNNING", 4), ("RUNNING", 2)]),
+        ("can you compare my 2 most recent rides", [("CYCLING", 3), ("CYCLING", 1)]),
+        ("how does my last run compare to the one before", [("RUNNING", 4), ("RUNNING", 2)]),
+        ("compare my last ride with the previous one", [("CYCLING", 3), ("CYCLING", 1)]),
+        ("how do my last 3 runs compare", [("RUNNING", 6), ("RUNNING", 4), ("RUNNING", 2)]),
+        ("compare my last two workouts", [("RUNNING", 2), ("CYCLING", 1)]),
+    ],
+)
+def test_the_latest_activities_of_the_sport_said_are_compared_oldest_first(
+    program, message, expected
+):
+    made = _activities(program)
+    ids = [made[key].pk for key in expected]
+    assert calls(program, message) == [("compare_activities", {"activity_ids": ids})]
+
+
+def test_comparing_with_fewer_than_two_recorded_says_so(program):
+    ActivityFactory(athlete=program.athlete, sport="RUNNING", local_date=TODAY)
+    understood = say(program, "compare my last two runs")
+    assert not understood.calls and understood.problem == (
+        "You have 1 run recorded; comparing needs 2."
+    )
+
+
+def test_comparing_more_than_the_tool_takes_names_the_bound(program):
+    understood = say(program, "compare my last 20 runs")
+    assert not understood.calls and "2 to 10" in understood.problem

@@ -1,7 +1,8 @@
 """The schedule and training families in everyday words, for the offline coach
-(``coach.llm.offline.language``): the sentences that move, skip and complete sessions, lighten or
-realign the plan, add a one-off workout (``say_schedule``, ``say_custom``), and the questions about
-recent training, sleep, fitness and the plan ahead (``say_reads``), answered in words.
+(``coach.llm.offline.language``): the sentences that move, skip and complete sessions
+(``say_schedule``), lighten or realign the plan (``say_lighten``), add a one-off workout
+(``say_custom``), and the questions about recent training, fitness, the plan ahead and
+comparisons (``say_reads``), sleep and recovery (``say_sleep``), answered in words.
 
 Dates as people write them are ``said_dates``; sessions as people name them ("tomorrow's workout",
 "the long run on Sunday", "it") are ``said_sessions``, resolved against the conversation's
@@ -12,7 +13,16 @@ from __future__ import annotations
 
 from coach.llm.offline.language import Language
 
-from . import said_dates, said_sessions, say_custom, say_reads, say_schedule, say_sick
+from . import (
+    said_dates,
+    said_sessions,
+    say_custom,
+    say_lighten,
+    say_reads,
+    say_schedule,
+    say_sick,
+    say_sleep,
+)
 
 LEADS = [
     "i need to",
@@ -60,12 +70,20 @@ LEADS = [
 LEAD = [(f"{lead}{tail}", lead) for lead in LEADS for tail in ("", " please", " pls", " just")]
 
 LANGUAGE = Language(
-    intents=(*say_schedule.INTENTS, *say_sick.INTENTS, *say_custom.INTENTS, *say_reads.INTENTS),
+    intents=(
+        *say_schedule.INTENTS,
+        *say_lighten.INTENTS,
+        *say_sick.INTENTS,
+        *say_custom.INTENTS,
+        *say_reads.INTENTS,
+        *say_sleep.INTENTS,
+    ),
     lists={"training_session": said_sessions.session_names},
     values={
         **said_dates.VALUES,
         **said_sessions.VALUES,
         **say_schedule.VALUES,
+        **say_lighten.VALUES,
         **say_custom.VALUES,
         **say_reads.VALUES,
         "training_lead": LEAD,

@@ -1,7 +1,8 @@
 """Questions about training in everyday words (``training.tools.language``): the last run, a day's
-training, runs of the last weeks, fitness and fatigue, sleep, the plan ahead, a comparison. Each
-is the documented read (``training.tools.offline``), answered at once in words
-(``training.tools.words``: the read's ``Outcome.spoken``), never JSON.
+training, runs of the last weeks, fitness and fatigue, the plan ahead, a comparison (of a span,
+or of the latest N activities of a sport: "compare my last two runs"); sleep and recovery are
+``say_sleep``'s. Each is the documented read (``training.tools.offline``), answered at once in
+words (``training.tools.words``: the read's ``Outcome.spoken``), never JSON.
 
 A weekday in a question about training done is the latest one (Friday, asked on a Tuesday, is
 last Friday); "the last two weeks" ends today."""
@@ -13,7 +14,8 @@ import datetime
 from coach.llm.offline.grammar import CommandError, Parsed
 from coach.llm.offline.language import Ask, Intent, Slots
 
-from .args import MAX_SLEEP_DAYS
+from ..models import Activity
+from .args import MAX_COMPARE
 from .said_dates import date_said, told
 from .said_sessions import planned
 from .words import noun
@@ -77,7 +79,7 @@ def _sport(slots: Slots) -> dict:
     return {"activity_type": sport} if sport and sport != "ANY" else {}
 
 
-def _span_days(slots: Slots, default: int | None = None) -> int | None:
+def span_days(slots: Slots, default: int | None = None) -> int | None:
     if slots.get("period") is not None:
         return int(slots.get("period"))
     if slots.get("unit") is not None:
@@ -101,7 +103,7 @@ def _on_day(slots: Slots) -> Parsed | Ask:
 
 
 def _range(slots: Slots) -> Parsed:
-    days = _span_days(slots, 7) or 7
+    days = span_days(slots, 7) or 7
     if days > 366:
         raise CommandError("Activities are read at most a year (366 days) at a time.")
     today = slots.world.today
@@ -111,29 +113,8 @@ def _range(slots: Slots) -> Parsed:
     return Parsed("get_activities_range", args, f"list your {what}s of the last {days} days")
 
 
-def _fitness(slots: Slots) -> Parsed:
+def fitness_read(slots: Slots) -> Parsed:
     return Parsed("get_fitness_scores", {}, "show your fitness, fatigue and form")
-
-
-def _sleep(slots: Slots) -> Parsed:
-    days = _span_days(slots, 7) or 7
-    if not 1 <= days <= MAX_SLEEP_DAYS:
-        raise CommandError(f"Sleep is read for 1 to {MAX_SLEEP_DAYS} nights, not {days}.")
-    return Parsed("get_sleep_data", {"days": days}, f"show your sleep of {days} nights")
-
-
-def _last_night(slots: Slots) -> Parsed:
-    return Parsed("get_sleep_data", {"days": 1}, "show last night's sleep")
-
-
-def _sleep_since(slots: Slots) -> Parsed | Ask:
-    day = date_said(slots, "d", past=True)
-    if isinstance(day, Ask):
-        return day
-    days = (slots.world.today - day).days + 1 if day else 1
-    if not 1 <= days <= MAX_SLEEP_DAYS:
-        raise CommandError(f"Sleep is read for the last 1 to {MAX_SLEEP_DAYS} nights.")
-    return Parsed("get_sleep_data", {"days": days}, f"show your sleep since {told(day)}")
 
 
 def _plan(slots: Slots) -> Parsed | Ask:
@@ -150,7 +131,7 @@ def _plan(slots: Slots) -> Parsed | Ask:
         if "weekend" in which:
             start = monday + datetime.timedelta(days=5)
     else:
-        days = _span_days(slots, 14) or 14
+        days = span_days(slots, 14) or 14
         if days > 62:
             raise CommandError("The plan is read at most 62 days at a time.")
         start, end = today, today + datetime.timedelta(days=days - 1)
@@ -174,7 +155,7 @@ def _plan_fit(slots: Slots) -> int:
 
 
 def _compare(slots: Slots) -> Parsed:
-    days = _span_days(slots, 14) or 14
+    days = span_days(slots, 14) or 14
     if days > 366:
         raise CommandError("Activities are compared at most a year (366 days) at a time.")
     today = slots.world.today
@@ -186,8 +167,33 @@ def _compare(slots: Slots) -> Parsed:
     )
 
 
+def _compare_latest(slots: Slots) -> Parsed:
+    """The athlete's latest N activities of the sport said ("my last two runs", "my last run
+    and the one before"), oldest first: the tool compares the others with the first."""
+    n = int(slots.get("n") or 2)
+    if not 2 <= n <= MAX_COMPARE:
+        raise CommandError(f"Comparing takes 2 to {MAX_COMPARE} activities, not {n}.")
+    sport = _sport(slots).get("activity_type")
+    rows = Activity.objects.filter(athlete=slots.world.ctx.athlete)
+    if sport:
+        rows = rows.filter(sport=sport)
+    ids = list(rows.order_by("-start", "-pk").values_list("pk", flat=True)[:n])
+    what = noun(sport).replace("activity", "activitie")
+    if len(ids) < 2:
+        recorded = f"1 {noun(sport)}" if ids else f"no {what}s"
+        raise CommandError(f"You have {recorded} recorded; comparing needs 2.")
+    return Parsed(
+        "compare_activities", {"activity_ids": ids[::-1]}, f"compare your last {len(ids)} {what}s"
+    )
+
+
 ACTIVITY = "{training_activity:sport}"
 LAST = "(last|latest|most recent|previous|recent)"
+# The activity before the last one, said after it: "my last run and the one before".
+BEFORE = (
+    "(<the> (one|{training_activity}|session|workout) before [it|that|this]|<the> previous"
+    " (one|{training_activity}|session|workout)|<the> one before last)"
+)
 SCORES = "(fitness|form|fatigue|training load|freshness|ctl|atl|tsb)"
 NEXT = "<the> (next|coming|upcoming) {count:n} {training_unit:unit}"
 INTENTS = (
@@ -249,37 +255,8 @@ INTENTS = (
             "(should|can|could) i (train|go|push) hard [today|tomorrow|this week]",
             f"{LEAD} (show [me]|check) <the> fitness (chart|scores|numbers)",
         ),
-        build=_fitness,
+        build=fitness_read,
         examples=("how's my fitness?", "am I carrying a lot of fatigue?"),
-    ),
-    Intent(
-        "sleep_last_night",
-        (
-            "how did i sleep [last night]",
-            "how (was|is) <the> sleep [last night]",
-            "how (was|is) last night's sleep",
-            "how (much|long|many hours) did i sleep [last night]",
-        ),
-        build=_last_night,
-        examples=("how did I sleep last night?",),
-    ),
-    Intent(
-        "sleep_on_day",
-        ("how (did i sleep|was <the> sleep) <tr_day>",),
-        build=_sleep_since,
-        examples=("how did I sleep on Monday?",),
-    ),
-    Intent(
-        "sleep",
-        (
-            f"how (well|much) (have i been|did i|am i) (sleeping|sleep) [(in|over|during|for)] {SPAN}",
-            f"how (have i been|am i) sleeping [(in|over|during|for)] [{SPAN}|lately|recently]",
-            f"{LEAD} {SHOW} <the> sleep [(data|score|scores)] [(from|of|for|in|over)] [{SPAN}]",
-            f"(how's|how is|how was|what's|what is|hows) <the> sleep [been] [(in|over|during|for)] "
-            f"[{SPAN}|lately|recently]",
-        ),
-        build=_sleep,
-        examples=("how have I been sleeping this week?",),
     ),
     Intent(
         "training_plan",
@@ -313,6 +290,19 @@ INTENTS = (
         build=_compare,
         examples=("compare my training over the last two weeks",),
     ),
+    Intent(
+        "compare_latest",
+        (
+            f"{LEAD} compare <the> ({LAST} {{count:n}}|{{count:n}} {LAST}|{LAST} {{training_few:n}})"
+            f" {ACTIVITY}",
+            f"{LEAD} compare <the> {LAST} {ACTIVITY} (to|with|against|and) {BEFORE}",
+            f"how (do|did) <the> ({LAST} {{count:n}}|{{count:n}} {LAST}|{LAST} {{training_few:n}})"
+            f" {ACTIVITY} compare [to each other|with each other]",
+            f"how (does|did) <the> {LAST} {ACTIVITY} compare (to|with|against) {BEFORE}",
+        ),
+        build=_compare_latest,
+        examples=("compare my last two runs",),
+    ),
 )
 
 
@@ -331,6 +321,7 @@ def _past_possessives() -> list[tuple[str, str]]:
 
 VALUES = {
     "training_unit": UNITS,
+    "training_few": [("couple", 2), ("couple of", 2), ("two", 2), ("few", 3), ("three", 3)],
     "training_activity": ACTIVITIES,
     "training_period": [
         ("this week", 7),

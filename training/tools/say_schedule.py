@@ -1,10 +1,12 @@
 """The schedule's changes in everyday words (``training.tools.language``): move, skip and complete
-sessions, lighten or realign the plan, add a one-off workout. Each sentence becomes the same call
-the documented command makes (``training.tools.offline``), previewed and applied on Apply.
+sessions (a lighter or realigned plan is ``say_lighten``'s). Each sentence becomes the same call
+the documented command makes (``training.tools.offline``), previewed and applied on Apply. A
+session may be said in one clause and moved in the next ("I missed yesterday's session, can we do
+it tomorrow"); one said as missed is in the past.
 
-Never a guess: a skip with no reason, a lighter stretch of "a few days", a bare weekday that has
-passed, a date with two sessions are questions with chips. The same session said twice in one
-message ("I did yesterday's workout. Mark it as done.") is one call.
+Never a guess: a skip with no reason, a move with no day ("do it some other day"), a bare weekday
+that has passed, a date with two sessions are questions with chips. The same session said twice
+in one message ("I did yesterday's workout. Mark it as done.") is one call.
 """
 
 from __future__ import annotations
@@ -15,8 +17,7 @@ import re
 from coach.llm.offline.grammar import CommandError, Parsed
 from coach.llm.offline.language import Ask, Intent, NotMeant, Slots
 
-from ..plan_adjust import MAX_DAYS, MIN_DAYS
-from .said_dates import date_said, told
+from .said_dates import date_said, spoken, told
 from .said_sessions import Planned, in_conversation, session_said
 
 S, T = "<tr_session>", "<tr_to_date>"
@@ -51,7 +52,13 @@ def _session(slots: Slots) -> Planned | Ask:
 
 
 def _move(slots: Slots) -> Parsed | list[Parsed] | Ask:
-    session = _session(slots)
+    said_first = str(slots.get("reason") or "")
+    if MOVE_ASKED.search(said_first) or MORE_ASKED.search(said_first):
+        # The words before the session ask for more ("skip friday, tomorrow's can wait, push
+        # it"): one move would leave the rest out.
+        raise NotMeant
+    # "I missed Sunday's long run": a session said as missed is in the past.
+    session = session_said(slots, "s", past=bool(slots.get("missed")))
     if isinstance(session, Ask):
         return session
     if session.date is None:
@@ -64,6 +71,13 @@ def _move(slots: Slots) -> Parsed | list[Parsed] | Ask:
         new = date_said(slots, "t", change=True)
     if isinstance(new, Ask):
         return new
+    if new is None and slots.get("later"):
+        # "can we do it some other day": the day is asked, each chip a whole request.
+        named = f"the {session.name.lower()} on {spoken(session.date)}"
+        return Ask(
+            f"To which day should {session.told} move?",
+            tuple(f"move {named} to {day}" for day in ("tomorrow", "the day after tomorrow")),
+        )
     if new is None:
         base = slots.text.rstrip(" ?.!")
         return Ask(
@@ -101,7 +115,7 @@ def _swap_days(slots: Slots) -> Parsed | list[Parsed] | Ask:
     )
 
 
-_MOVE = re.compile(
+MOVE_ASKED = re.compile(
     r"\b(push|move|moving|resched\w*|postpone\w*|shift|bump|instead|do it on|swap|switch)\b"
     r"|\bto (mon|tue|wed|thu|fri|sat|sun)\w*|\bto (tomorrow|today|tonight|next week|the \d)",
     re.I,
@@ -122,7 +136,7 @@ def _skip(slots: Slots) -> Parsed | list[Parsed] | Ask:
         # "can't train today or tomorrow, ill": the "reason" goes on naming sessions; one skip
         # would leave the others out.
         raise NotMeant
-    if _MOVE.search(reason):
+    if MOVE_ASKED.search(reason):
         # "I can't make tomorrow's session, push it to Friday" asks for a move, not a skip whose
         # reason is "push it to Friday": a skip would change the wrong thing.
         raise NotMeant
@@ -177,33 +191,11 @@ def _complete(slots: Slots) -> Parsed | list[Parsed] | Ask:
     return Parsed("mark_workout_complete", arguments, f"mark {session.told} done")
 
 
-_REQUEST = re.compile(
+MORE_ASKED = re.compile(
     r"\b(skip\w*|miss\w*|drop\w*|cancel\w*|add\w*|remov\w*|delet\w*|swap\w*|switch\w*|"
     r"done|complet\w*|except|but|not|no|only)\b",
     re.I,
 )
-
-
-def _lighten(slots: Slots) -> Parsed | Ask:
-    if _MOVE.search(str(slots.get("why") or "")) or _REQUEST.search(str(slots.get("why") or "")):
-        # "make the next 4 days easier, im skipping friday": more is asked than a lighter plan.
-        raise NotMeant
-    days = slots.get("days")
-    if slots.get("weeks") is not None:
-        days = int(slots.get("weeks")) * 7
-    if not days:
-        return Ask(
-            f"For how many days should your plan be lighter ({MIN_DAYS} to {MAX_DAYS})?",
-            tuple(f"make the next {n} days lighter" for n in (3, 5, 7)),
-        )
-    days = int(days)
-    if not MIN_DAYS <= days <= MAX_DAYS:
-        raise CommandError(f"A lighter stretch lasts {MIN_DAYS} to {MAX_DAYS} days, not {days}.")
-    return Parsed("lighten_plan", {"days": days}, f"make the next {days} days lighter")
-
-
-def _realign(slots: Slots) -> Parsed:
-    return Parsed("realign_plan", {}, "realign your plan to start from today")
 
 
 MOVE = "(move|push|postpone|reschedule|shift|bump|delay|put off|push back)"
@@ -220,17 +212,18 @@ CANT = (
     "|am not able to|'m not able to|'m unable to|am unable to)"
 )
 MAKE = "(make it|make|do|manage|train|work out|go|come|attend|get to) [to]"
+# A session said as not done, before what is asked of it ("I missed yesterday's session, can we
+# do it tomorrow", "tomorrow's session can wait, push it back a day").
+MISSED = "[i] {training_missed:missed}"  # in the past: a bare weekday is the latest one
+WAITS = (
+    "(can wait|will have to wait|has to wait|needs to wait|isn't happening|is not happening"
+    "|didn't happen|did not happen|won't happen|is not going to happen|isn't going to happen)"
+)
+NOT_DONE = f"({CANT} {MAKE} {S}|{MISSED} {S}|{S} {WAITS})"
+# What is asked of the session said before: done on another day, in everyday words.
+REDO = "(do|redo|make up|fit in|squeeze in|get in|have a go at)"
+LATER = "{training_later:later}"
 THAT_ONE = "(it|that|this|that one|the session|the workout|the training)"
-# How the athlete feels, said after a complete request ("make the next 4 days easier, im run
-# down"): only as a statement about themselves, so no other request hides in the free words.
-AFTER = (
-    f"[{BECAUSE}] (i'm|im|i am|i feel|feeling|i've been|ive been|been|i got|i've got|ive got|my)"
-    " {training_why:why}"
-)
-PERIOD = (
-    "(<the> next {count:days} days|<the> next {count:weeks} weeks|{training_span:days}"
-    "|{count:days} days|{count:weeks} weeks)"
-)
 
 
 def _moves(ref: str) -> tuple[str, ...]:
@@ -251,8 +244,16 @@ INTENTS = (
     Intent(
         "move_session",
         (
-            *(f"{CANT} {MAKE} {S} [so] {move}" for move in _moves(THAT_ONE)),
-            f"{CANT} {MAKE} {S} [so] {LEAD} do {THAT_ONE} [on] {T} [rather] instead",
+            *(f"{NOT_DONE} [so] {move}" for move in _moves(THAT_ONE)),
+            # A complaint first ("legs are fried, tomorrow's session can wait, push it back").
+            f"{{training_reason:reason}} {S} {WAITS} [so] {LEAD} {MOVE} {THAT_ONE} [back|forward]"
+            f" ((to|until|till|for|on|onto) {T}|[by] ({{training_one_day:shift}}|{{count:shift}}"
+            " days))",
+            f"{NOT_DONE} [so] {LEAD} {REDO} {THAT_ONE} [in|up] [on] {T} [rather|instead]"
+            " [{training_strategy:strategy}]",
+            f"{NOT_DONE} [so] {LEAD} (make|fit|squeeze|get) {THAT_ONE} (up|in) [on] {T} [instead]",
+            # No day said: the question of the day, never a guessed one.
+            f"{NOT_DONE} [so] {LEAD} ({REDO}|{MOVE}) {THAT_ONE} [in|up] {LATER} [instead]",
             *_moves(S_OR_IT),
             f"{LEAD} do {S_OR_IT} {T} [rather] instead",
             f"{LEAD} (push|move|postpone|delay|bump|shift) [back] {S_OR_IT} [back|later]",
@@ -294,43 +295,50 @@ INTENTS = (
         build=_complete,
         examples=("mark today's workout as done", "I did yesterday's workout, 4 stars"),
     ),
-    Intent(
-        "lighten_plan",
-        (
-            f"[{{training_feeling:feeling}}] {LEAD} (make|keep) {PERIOD} (easier|lighter|easy|light)"
-            f" [{AFTER}]",
-            f"[{{training_feeling:feeling}}] {LEAD} (make|keep) <the> (plan|training|program|workouts) "
-            f"(easier|lighter) [for] [{PERIOD}]",
-            f"[{{training_feeling:feeling}}] {LEAD} (go|take it) (easy|easier|light|lighter) [on me] [for] [{PERIOD}]"
-            f" [{AFTER}]",
-            f"[{{training_feeling:feeling}}] {LEAD} (lighten|ease|dial back|tone down|scale back|back off) "
-            f"[up] [on] (<the> (plan|training|program|workouts|load)|things) [up] [for] [{PERIOD}]",
-            f"{LEAD} (lighten|ease) [up] <the> (plan|training|program|workouts|load)"
-            " {training_feeling:feeling}",
-            "[{training_feeling:feeling}] i need (an easier|a lighter|an easy|a light) {training_span:days}",
-            f"[{{training_feeling:feeling}}] {LEAD} (ease off|back off|ease up|dial it back|tone it"
-            f" down|scale it back|slow down) [for] [{PERIOD}]",
-            f"[{{training_feeling:feeling}}] {LEAD} (lighter|easier) {PERIOD}",
-            f"[{{training_feeling:feeling}}] {LEAD} (lighten|ease) [up] [on] {PERIOD}",
-        ),
-        build=_lighten,
-        examples=("make the next 5 days lighter", "go easy on me this week"),
-    ),
-    Intent(
-        "realign_plan",
-        (
-            f"[{{training_feeling:feeling}}] {LEAD} (realign|re-align|reset|restart|resync|re-sync|readjust|"
-            "rearrange|adjust|update) <the> (plan|program|schedule|training) [to today|from today"
-            "|to start today|to start from today|to start again today]",
-            f"[{{training_feeling:feeling}}] {LEAD} get me back on track",
-            f"[{{training_feeling:feeling}}] {LEAD} (restart|resume) <the> (plan|program) (today|from today)",
-        ),
-        build=_realign,
-        examples=("I missed a few days, realign my plan",),
-    ),
 )
 
 VALUES = {
+    "training_later": [
+        (words, True)
+        for words in [
+            "some other day",
+            "another day",
+            "on another day",
+            "some other time",
+            "another time",
+            "later",
+            "later on",
+            "later in the week",
+            "some time later",
+            "some time this week",
+            "on a different day",
+        ]
+    ],
+    "training_missed": [
+        (words, True)
+        for words in [
+            "missed",
+            "skipped",
+            "didn't do",
+            "did not do",
+            "didn't get to",
+            "did not get to",
+            "never did",
+            "never got to",
+            "couldn't get to",
+            "could not get to",
+            "wasn't able to do",
+            "was not able to do",
+            "bailed on",
+            "blew off",
+            "slept through",
+            "forgot",
+            "forgot about",
+            "had to skip",
+            "had to miss",
+            "ran out of time for",
+        ]
+    ],
     "training_strategy": [
         ("and push the rest", "push"),
         ("and push everything after", "push"),
@@ -364,19 +372,4 @@ VALUES = {
         ("the next week", 7),
     ],
     "training_next_day": [("day after", 1), ("next day", 1), ("one after", 1), ("day before", -1)],
-    "training_span": [
-        ("the next week", 7),
-        ("next week", 7),
-        ("this week", 7),
-        ("a week", 7),
-        ("the week", 7),
-        ("the rest of the week", 7),
-        ("the next few days", 0),
-        ("a few days", 0),
-        ("a couple of days", 0),
-        ("the next couple of days", 0),
-        ("few days", 0),
-        ("week", 7),
-        ("couple of days", 0),
-    ],
 }
