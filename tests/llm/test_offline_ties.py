@@ -175,6 +175,20 @@ def test_a_correction_is_sure_when_one_edit_away_with_no_rival():
     assert correct("benched", known).fixes == ()  # another form of bench, not a typo
 
 
+def test_an_english_word_is_only_replaced_by_a_sure_correction():
+    known = {"change", "dumbbell", "rows", "sorted", "squats"}
+    # "supported" is three edits from "sorted": an English word, kept as typed
+    found = correct("change the dumbell rows to chest supported rows", known)
+    assert found.text == "change the dumbbell rows to chest supported rows"
+    assert [(f.said, f.meant) for f in found.fixes] == [("dumbell", "dumbbell")]
+    # an autocorrected word one edit from what the grammar knows is still corrected
+    assert [(f.said, f.meant, f.sure) for f in correct("squads", known).fixes] == [
+        ("squads", "squats", True)
+    ]
+    # a typo that is no word at all is corrected as before, sure or not
+    assert [f.meant for f in correct("sortted", known).fixes] == ["sorted"]
+
+
 def test_two_reads_equally_good_are_answered_by_the_first_without_a_question(monkeypatch):
     def _week(slots) -> Parsed:
         return Parsed("get_week", {"weekNumber": 1}, "show week 1")

@@ -10,11 +10,17 @@ ahead. Measured on the evals' sentences (paraphrases, unseen dev halves, lead se
 corrections, in 6 sentences ("chnage", "deadlfits", "postpne", "tomorow's", "dumbell", "workuot"),
 are all one edit with no rival, so none is asked back and every one passes; a correction two edits
 away ("renmea") or with a rival as near ("squatz": squat, squats) is what the question is for.
+A word of everyday English is not a typo: "chest supported rows" must not become "chest sorted
+rows" because the grammar knows "sorted" and not "supported". Such a word is only replaced by a
+sure correction (an autocorrected "squads" is still "squats"). Which words are English is read
+from pyspellchecker's English word frequencies (a word used ``COMMON`` times or more in its corpus),
+loaded once a process (about 0.3 s) at the first word the grammar doesn't know.
 ``coach/llm/OFFLINE_COMMANDS.md`` explains it for people; ``tests/llm/test_offline_ties.py`` holds
 the cases."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
@@ -22,12 +28,26 @@ from typing import Any
 
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
+from spellchecker import SpellChecker
 
 WORDS = re.compile(r"[A-Za-z][A-Za-z'\-]+")
 # Endings that make another form of a word ("benched"), not a typo of it.
 _INFLECTED = re.compile(r"e?d|ing|ers?")
 SIMILAR = 80  # rapidfuzz ratio a correction needs
 SHORTEST = 5  # shorter words have too many near neighbours to correct
+# How often a word must be used in pyspellchecker's English corpus to be a word, not a typo: the
+# evals' typos ("dumbell", "tomorow", "postpne", "deadlfits") are used 0 times, "supported" 10,915.
+COMMON = 100
+
+
+@functools.cache
+def _english() -> Any:
+    return SpellChecker(language="en").word_frequency
+
+
+def is_english(word: str) -> bool:
+    """Whether ``word`` (lower case) is a word of everyday English."""
+    return _english()[word] >= COMMON
 
 
 @dataclass(frozen=True)
@@ -105,9 +125,12 @@ def correct(text: str, known: Iterable[str]) -> Corrected:
         if not best or _INFLECTED.fullmatch(lower.removeprefix(best[0])):
             continue
         meant = best[0]
+        sure = _sure(lower, meant, candidates)
+        if not sure and is_english(lower):
+            continue
         out.append(text[at : m.start()])
         start = m.start() + shift
-        fixes.append(Fix(word, meant, start, start + len(meant), _sure(lower, meant, candidates)))
+        fixes.append(Fix(word, meant, start, start + len(meant), sure))
         out.append(meant)
         shift += len(meant) - len(word)
         at = m.end()
