@@ -14,7 +14,8 @@ sessions, weeks and reads) say what they do when the athlete names no week. A lo
 its unit after sets and reps ("5 sets of 5 at 225") is in the exercise's own unit (``nl_loads``);
 an exercise wanted gone with nothing named instead ("give me something else", "replace the leg
 press") is a question whose chips are a few exercises of the same movement (``nl_instead``), never
-a swap the coach picked."""
+a swap the coach picked. A question about one exercise of the plan ("how many sets of
+deadlifts am I doing") is answered from it (``nl_questions``)."""
 
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ from . import nl_places as places
 from . import nl_plan as pl
 from .nl_data import exercise_names, session_names
 from .nl_instead import instead as ex_instead
+from .nl_questions import QUESTION
 from .nl_rules import RULES, SS
 from .nl_words import VALUES
 
@@ -370,5 +372,6 @@ LANGUAGE = Language(
             fit=pl.show_fit,
             examples=("what's on Wednesday?", "show me week 4"),
         ),
+        QUESTION,
     ),
 )

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import pytest
 
+from coach.tools.base import ToolContext, ToolStateError
 from programs.models import Exercise
+from programs.tools.reads import GetWeekArgs, read_week
 
 from .language_support import build_world, calls, ex, say
 
@@ -158,8 +160,59 @@ def test_a_reorder_still_ambiguous_within_the_sessions_asks(built):
 
 
 @pytest.mark.parametrize(
+    ("message", "name", "week"),
+    [
+        ("how many sets of deadlifts am I doing", "Deadlift", 1),
+        ("how many reps am i doing on bench", "Bench Press", 1),
+        ("how heavy are my squats", "Back Squat", 1),
+        ("when do i do overhead press?", "Overhead Press", 1),
+        ("what day are rdls on", "Romanian Deadlift", 1),
+        ("how long do i rest on face pulls", "Face Pull", 1),
+        ("what weight am i using for leg press next week", "Leg Press", 2),
+        ("whats the load on the farmer carry in week 3", "Farmer Carry", 3),
+    ],
+)
+def test_a_question_about_an_exercise_is_the_exercises_read(built, message, name, week):
+    assert calls(say(built, message)) == [("get_week", {"weekNumber": week, "exercise": name})]
+
+
+def test_a_question_about_a_word_of_two_exercises_asks_which(built):
+    result = say(built, "how many sets of rows do i do")
+    assert result.calls == [] and result.ask is not None
+    assert "Barbell Row" in result.ask.question and "Dumbbell Row" in result.ask.question
+
+
+def test_a_question_is_answered_in_the_week_the_exercise_is_next_planned(built):
+    Exercise.objects.filter(
+        session__week__program=built.program, session__week__position__lte=2, name="Plank"
+    ).delete()
+    assert calls(say(built, "how many sets of planks do i do")) == [
+        ("get_week", {"weekNumber": 3, "exercise": "Plank"})
+    ]
+
+
+def test_the_weeks_read_of_an_exercise_answers_in_words_from_the_plan(built):
+    Exercise.objects.filter(
+        session__week__program=built.program, session__week__position=1, name="Deadlift"
+    ).update(working_sets=5, reps="3", target_load="140 kg", rest_seconds=180)
+    ctx = ToolContext(athlete=built.athlete, program=built.program, user=built.athlete)
+    spoken = read_week(ctx=ctx, args=GetWeekArgs(weekNumber=1, exercise="deadlift")).spoken
+    assert spoken.startswith("Deadlift, week 1: 5 sets of 3 at 140 kg")
+    assert "180 s rest" in spoken and "on Friday (Full Body)" in spoken
+    # week 2 is as planned: 3 × 8-10 @ 135 lbs
+    spoken = read_week(ctx=ctx, args=GetWeekArgs(weekNumber=2, exercise="Deadlift")).spoken
+    assert "3 sets of 8-10 at 135 lbs" in spoken
+
+
+def test_the_weeks_read_of_an_exercise_of_an_exercise_not_planned_is_refused(built):
+    ctx = ToolContext(athlete=built.athlete, program=built.program, user=built.athlete)
+    with pytest.raises(ToolStateError, match="isn't planned in week 1"):
+        read_week(ctx=ctx, args=GetWeekArgs(weekNumber=1, exercise="Lunges"))
+
+
+@pytest.mark.parametrize(
     "message",
-    ["deadlifts felt great today", "face pulls feel way too easy", "i love my squats"],
+    ["deadlifts felt great today", "face pulls feel way too easy", "how many sets of lunges"],
 )
 def test_a_report_a_complaint_or_a_question_changes_nothing(built, message):
     assert _writes(say(built, message)) == []
