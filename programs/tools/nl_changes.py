@@ -14,7 +14,7 @@ from typing import Any
 from coach.llm.offline.grammar import CommandError, Parsed
 from coach.llm.offline.language import Ask, NotMeant, Slots
 
-from .nl_data import Planned, plan
+from .nl_data import Planned, exercise_names, plan
 from .nl_instead import instead
 from .nl_loads import in_own_unit, shifted
 from .nl_refs import exercises_meant
@@ -124,7 +124,8 @@ def _reps_shifted(reps: str, by: int) -> str:
 
 def volume(slots: Slots) -> list[Parsed] | Ask:
     """Sets and/or reps: "three sets of ten", "4x12", "one more set", "fewer reps", "reps to 12"."""
-    complaint_only(slots)
+    if (asked := complaint_only(slots)) is not None:
+        return asked
     found = exercises_meant(slots, every_week="day" not in slots and "when" not in slots)
     sets, reps = slots.get("sets"), slots.get("reps")
     more_sets, more_reps = slots.get("more_sets"), slots.get("more_reps")
@@ -174,7 +175,8 @@ def warmups(slots: Slots) -> list[Parsed] | Ask:
 def load(slots: Slots) -> list[Parsed] | Ask:
     """A load with its unit ("225 lbs", "100 kg"); heavier/lighter without one is a question whose
     chips name a few loads."""
-    complaint_only(slots)
+    if (asked := complaint_only(slots)) is not None:
+        return asked
     found = exercises_meant(slots, every_week="day" not in slots and "when" not in slots)
     if isinstance(found, Ask):
         if slots.get("direction") and not found.options:  # no exercise named at all
@@ -267,13 +269,31 @@ def _names_a_day_first(slots: Slots, reason: str) -> bool:
     )
 
 
-def complaint_only(slots: Slots) -> None:
+def complaint_only(slots: Slots) -> Ask | None:
     """A complaint said before a change ("squats are killing my knees, lower the weight to 90
     kg") that holds a time or a day ("… are on friday this week, …") was a time the grammar didn't
-    read: not meant, so that the change never lands on weeks the athlete didn't say."""
+    read: not meant, so that the change never lands on weeks the athlete didn't say. One that
+    names another exercise ("squats are fine but deadlifts are too heavy, …") asks which."""
     reason = _reason(slots)
-    if reason and (_NOT_A_REASON.search(reason) or _DAY_WORDS.search(reason)):
+    if not reason:
+        return None
+    if _NOT_A_REASON.search(reason) or _DAY_WORDS.search(reason):
         raise NotMeant(reason)
+    said = reason.lower()
+    named = set(slots.get("exercise") or ())
+    others = {
+        n
+        for words, names in exercise_names(slots.world)
+        if re.search(rf"(?<![\w-]){re.escape(words)}(?![\w-])", said)
+        for n in names
+    } - named
+    if others and named:
+        options = sorted(named | others)
+        return Ask(
+            "Which exercise should change: " + ", ".join(options[:-1]) + f" or {options[-1]}? "
+            "Say the change again with the one you mean."
+        )
+    return None
 
 
 def _reason(slots: Slots) -> str:

@@ -63,6 +63,13 @@ def test_a_complaint_holding_a_time_is_no_change_of_every_week(built):
     assert result is None or result.calls == []
 
 
+def test_a_complaint_naming_another_exercise_asks_which_one_changes(built):
+    # "squats" opens the sentence, but the deadlifts are what's too heavy: never a guess
+    result = say(built, "squats are ok but the deadlifts are too heavy, lower the weight to 140kg")
+    assert result.calls == [] and result.ask is not None
+    assert "Back Squat or Deadlift?" in result.ask.question
+
+
 def test_a_day_said_with_the_complaint_is_the_day_meant(built):
     assert calls(say(built, "squats on monday feel too heavy, drop the weight to 90kg")) == [
         ex(1, 1, 1, targetLoad="90 kg")
