@@ -107,6 +107,8 @@ _VAGUE = re.compile(
 def swap(slots: Slots) -> list[Parsed] | Ask:
     if _VAGUE.match(str(slots.get("new_name", "")).strip()):
         return instead(slots)
+    if (asked := other_named(slots)) is not None:
+        return asked
     new_name = new_title(slots.get("new_name", ""))
     return _modify(
         exercises_meant(slots, every_week=True),
@@ -273,27 +275,33 @@ def complaint_only(slots: Slots) -> Ask | None:
     """A complaint said before a change ("squats are killing my knees, lower the weight to 90
     kg") that holds a time or a day ("… are on friday this week, …") was a time the grammar didn't
     read: not meant, so that the change never lands on weeks the athlete didn't say. One that
-    names another exercise ("squats are fine but deadlifts are too heavy, …") asks which."""
+    names another exercise asks which (``other_named``)."""
     reason = _reason(slots)
-    if not reason:
-        return None
-    if _NOT_A_REASON.search(reason) or _DAY_WORDS.search(reason):
+    if reason and (_NOT_A_REASON.search(reason) or _DAY_WORDS.search(reason)):
         raise NotMeant(reason)
-    said = reason.lower()
+    return other_named(slots)
+
+
+def other_named(slots: Slots) -> Ask | None:
+    """A complaint that names another exercise than the one the sentence opens with ("squats are
+    fine but deadlifts are too heavy, …"): which one changes is asked, never guessed."""
+    said = _reason(slots).lower()
     named = set(slots.get("exercise") or ())
+    if not said or not named:
+        return None
     others = {
         n
         for words, names in exercise_names(slots.world)
         if re.search(rf"(?<![\w-]){re.escape(words)}(?![\w-])", said)
         for n in names
     } - named
-    if others and named:
-        options = sorted(named | others)
-        return Ask(
-            "Which exercise should change: " + ", ".join(options[:-1]) + f" or {options[-1]}? "
-            "Say the change again with the one you mean."
-        )
-    return None
+    if not others:
+        return None
+    options = sorted(named | others)
+    return Ask(
+        "Which exercise should change: " + ", ".join(options[:-1]) + f" or {options[-1]}? "
+        "Say the change again with the one you mean."
+    )
 
 
 def _reason(slots: Slots) -> str:

@@ -70,6 +70,15 @@ def test_a_complaint_naming_another_exercise_asks_which_one_changes(built):
     assert "Back Squat or Deadlift?" in result.ask.question
 
 
+def test_a_complaint_naming_another_exercise_before_a_swap_asks_which(built):
+    # it renamed Back Squat "Rdls" before
+    result = say(built, "squats are fine but deadlifts are killing me, swap them for rdls")
+    assert result.calls == [] and "Back Squat or Deadlift?" in result.ask.question
+    assert calls(say(built, "squats have been killing my knees, swap them for lunges")) == [
+        ex(w, 1, 1, name="Lunges") for w in WEEKS
+    ]
+
+
 def test_a_day_said_with_the_complaint_is_the_day_meant(built):
     assert calls(say(built, "squats on monday feel too heavy, drop the weight to 90kg")) == [
         ex(1, 1, 1, targetLoad="90 kg")
