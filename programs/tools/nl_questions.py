@@ -9,13 +9,13 @@ from __future__ import annotations
 from coach.llm.offline.grammar import Parsed
 from coach.llm.offline.language import Ask, Intent, Slots
 
-from .nl_refs import exercises_meant, named_week
+from .nl_refs import exercises_meant, named_week, said_day
 from .nl_rules import SS
 
 # How people ask about an exercise they do, in the words of the question.
 _DOING = (
     "(am i|do i|will i|should i|are we|do we|have i|i am|i do|i'm) [got|going to|gonna|supposed to]"
-    " [be] (doing|do|have|get|got|planned|lifting|lift|using|use|going)"
+    " [be] (doing|do|have|get|got|planned|lifting|lift|using|use|going|go)"
 )
 _COUNT = "(sets|reps|sets and reps|reps and sets|working sets|sets of reps)"
 
@@ -27,6 +27,8 @@ def answer(slots: Slots) -> list[Parsed] | Ask:
         return found
     first = min(found, key=lambda e: e.week)
     args = {"weekNumber": first.week, "exercise": first.name}
+    if "day" in slots:  # "how heavy are squats on monday": that day's only
+        args["dayOfWeek"] = said_day(slots)
     return [Parsed("get_week", args, f"show {first.name} in week {first.week}")]
 
 

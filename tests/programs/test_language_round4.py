@@ -42,6 +42,25 @@ def test_a_complaint_then_a_load_changes_the_exercise_complained_of(
     assert calls(say(built, message)) == [ex(w, session, number, targetLoad=load) for w in WEEKS]
 
 
+@pytest.mark.parametrize(
+    ("message", "load"),
+    [
+        ("deadlifts are too heavy, take 10 lbs off", "125 lbs"),
+        ("deadlifts are too heavy, drop them by 10 lbs", "125 lbs"),
+        ("deadlifts feel too easy, add 5 lbs", "140 lbs"),
+        ("deadlifts feel too easy, bump it up by 10 lbs", "145 lbs"),
+        ("deadlifts are way too light, make it 100kg", "100 kg"),
+    ],
+)
+def test_a_complaint_then_a_load_moved_by_an_amount_or_made_a_load(built, message, load):
+    assert calls(say(built, message)) == [ex(w, 3, 1, targetLoad=load) for w in WEEKS]
+
+
+def test_a_complaint_then_an_amount_in_another_unit_is_refused_in_words(built):
+    result = say(built, "deadlifts are too heavy, drop them by 10 kg")
+    assert result.calls == [] and "Deadlift is at 135 lbs" in result.problem
+
+
 def test_a_complaint_then_sets_and_reps_changes_the_exercise_complained_of(built):
     assert calls(say(built, "squats feel too heavy, make them 3x5")) == [
         ex(w, 1, 1, workingSets=3, reps="5") for w in WEEKS
@@ -192,6 +211,12 @@ def test_a_question_about_an_exercise_is_the_exercises_read(built, message, name
     assert calls(say(built, message)) == [("get_week", {"weekNumber": week, "exercise": name})]
 
 
+def test_a_question_naming_a_day_reads_that_days_only(built):
+    assert calls(say(built, "how heavy are squats on monday")) == [
+        ("get_week", {"weekNumber": 1, "exercise": "Back Squat", "dayOfWeek": "Monday"})
+    ]
+
+
 def test_a_question_about_a_word_of_two_exercises_asks_which(built):
     result = say(built, "how many sets of rows do i do")
     assert result.calls == [] and result.ask is not None
@@ -224,6 +249,8 @@ def test_the_weeks_read_of_an_exercise_of_an_exercise_not_planned_is_refused(bui
     ctx = ToolContext(athlete=built.athlete, program=built.program, user=built.athlete)
     with pytest.raises(ToolStateError, match="isn't planned in week 1"):
         read_week(ctx=ctx, args=GetWeekArgs(weekNumber=1, exercise="Lunges"))
+    with pytest.raises(ToolStateError, match="isn't planned on Monday in week 1"):
+        read_week(ctx=ctx, args=GetWeekArgs(weekNumber=1, exercise="Deadlift", dayOfWeek="Monday"))
 
 
 @pytest.mark.parametrize(
