@@ -14,7 +14,7 @@ from .nl_rules import SS
 
 # How people ask about an exercise they do, in the words of the question.
 _DOING = (
-    "(am i|do i|will i|should i|are we|do we|have i|i am|i do|i'm) [got|going to|gonna|supposed to]"
+    "(am i|do i|will i|should i|are we|do we|have i|i am|i do|i'm) [got|going to|gonna]"
     " [be] (doing|do|have|get|got|planned|lifting|lift|using|use|going|go)"
 )
 _COUNT = "(sets|reps|sets and reps|reps and sets|working sets|sets of reps)"
