@@ -9,11 +9,13 @@ one") or by pronoun ("it", "that exercise": the one just changed); a session by 
 week by "this week", "next week" or "week 4". A word that fits several exercises ("press") is a
 question with the candidates as chips, never a guess.
 
-The changes (``nl_changes``: exercises; ``nl_plan``: sessions, weeks and reads) say what they do
-when the athlete names no week. A load said without its unit after sets and reps ("5 sets of 5 at
-225") is in the exercise's own unit (``nl_loads``); an exercise wanted gone with nothing named
-instead ("give me something else", "replace the leg press") is a question whose chips are a few
-exercises of the same movement (``nl_instead``), never a swap the coach picked."""
+The changes (``nl_changes``: exercises; ``nl_places``: adding and moving one; ``nl_plan``:
+sessions, weeks and reads) say what they do when the athlete names no week. A load said without
+its unit after sets and reps ("5 sets of 5 at 225") is in the exercise's own unit (``nl_loads``);
+an exercise wanted gone with nothing named instead ("give me something else", "replace the leg
+press") is a question whose chips are a few exercises of the same movement (``nl_instead``), never
+a swap the coach picked. A question about one exercise of the plan ("how many sets of
+deadlifts am I doing") is answered from it (``nl_questions``)."""
 
 from __future__ import annotations
 
@@ -24,9 +26,12 @@ from typing import Any
 from coach.llm.offline.language import Built, Intent, Language, Slots
 
 from . import nl_changes as ex
+from . import nl_places as places
 from . import nl_plan as pl
 from .nl_data import exercise_names, session_names
 from .nl_instead import instead as ex_instead
+from .nl_questions import QUESTION
+from .nl_rules import RULES, SS
 from .nl_words import VALUES
 
 
@@ -38,26 +43,6 @@ def _with(build: Callable[[Slots], Built], **extra: Any) -> Callable[[Slots], Bu
 
     return built
 
-
-EX = "(<the> [{day}|{when}|{this_week}|{next_week}] {exercise}|<the> {ordinal} (exercise|one|movement|lift)|exercise [number] {position}|{pronoun})"
-OTHER = "(<the> [{day}|{when}] {other}|<the> {other_ordinal} (exercise|one)|exercise [number] {other_position})"
-SESS = (
-    "(<the> ({day}|{when}|{session_name}) [workout|session|training|day|lift|one]"
-    "|{this_session}|<the> {day})"
-)
-SESSW = "(<the> ({day}|{when}|{session_name}) (workout|session|training|day|lift)|{this_session}|{day}'s)"
-WHERE = (
-    "((on|for|from|in|into|to|of|at) " + SESS + "|{this_week}|{next_week}|{when}"
-    "|[(in|for|of|on|during)] week {week}|(this|next) {day}|{ongoing})"
-)
-SR = (
-    "({sets} sets (of|x|by|with) {reps} [reps]|{sets} x {reps} [reps]|{sets} by {reps}"
-    "|{sets} sets|{reps} reps|{sets} sets and {reps} reps)"
-)
-# Sets and reps with the load said after them ("5x5 @ 100kg", "5 sets of 5 at 225").
-SRL = "<sr> [((at|@|with) <load>|(at|@) {bare_load})]"
-WK = "({this_week}|{next_week}|[(in|for|of|on)] week {week})"
-SS = "[<where>] [<where>]"
 
 LANGUAGE = Language(
     lists={
@@ -82,19 +67,7 @@ LANGUAGE = Language(
         "rest": (0, 900),
         "minutes": (1, 600),
     },
-    rules={
-        "ask": "[please|pls|can you|could you|would you|can u|i want to|i'd like to|i wanna|let's|lets|i need to|we need to|go ahead and|can we|could we|can i|could i|shall we] [please]",
-        "ex": EX,
-        "other": OTHER,
-        "sess": SESS,
-        "sessw": SESSW,
-        "where": WHERE,
-        "sr": SR,
-        "srl": SRL,
-        "wk": WK,
-        "load": "{load} {unit}",
-        "rest": "{rest} {rest_unit}",
-    },
+    rules=RULES,
     intents=(
         Intent(
             "swap_exercise",
@@ -114,6 +87,7 @@ LANGUAGE = Language(
             (
                 f"<ask> {SS} (make|set|change|do|give me|put|switch|bump|increase|decrease|lower|raise|take|move|drop|cut|reduce|up|bring|knock) <ex> {SS} [up|down|back] [to|at|as|for] <srl> {SS}",
                 f"{SS} <ex> {SS} (should be|will be|can be|to be|needs to be|has to be|is going to be) <srl> {SS}",
+                f"<complaint> <ask> {SS} (make|set|change|do|drop|cut|reduce|lower|bump|raise|take|bring|move|switch) (it|them|that|those) {SS} [up|down|back] [to] <srl> {SS}",
                 f"<ask> {SS} [do|give me|make it|i want|i'd like|i need|i'll do|let's do|we do|only|just|only do|just do] <srl> (of|on|for|with|in) <ex> {SS} [instead]",
                 f"{SS} <ex> {SS} [to|at|for] <srl> {SS} [instead] [please]",
                 f"<ask> {SS} (increase|decrease|change|set|bump [up]|raise|lower|up|drop|make|cut) <the> (reps|rep count|repetitions) (on|of|for|in) <ex> {SS} to {{reps}} [reps] {SS}",
@@ -187,12 +161,16 @@ LANGUAGE = Language(
             (
                 f"<ask> {SS} (put|set|make|change|bump|increase|raise|drop|lower|load|take) <ex> {SS} (at|to|with|up to|down to) <load> {SS}",
                 f"<ask> {SS} (make|go) <ex> {{direction}} {SS} [at|to|with] [<load>] {SS}",
-                f"<ask> {SS} go {{direction}} (on|with|for) <ex> {SS} [at|to|with] [<load>] {SS}",
+                f"<ask> {SS} [go] [a bit|a little|slightly|much|way] {{direction}} (on|with|for) <ex> {SS} [at|to|with] [<load>] {SS}",
+                f"<complaint> <ask> {SS} (put|set|make|change|bump|increase|raise|drop|lower|reduce|cut|take|bring|up|knock|move) [it|them|that|those|<the> (weight|load)] {SS} [up|down|back] (to|at) <load> {SS}",
+                f"<complaint> <ask> {SS} (make|set|put) (it|them|that|those) {SS} <load> {SS}",
                 f"<ask> {SS} make (it|that|them|this) {{direction}} {SS} [at|to] [<load>]",
                 f"<ask> {SS} (use|do|lift|load|put) <load> (on|for|onto) <ex> {SS}",
                 f"{SS} <ex> {SS} [at|to|@|with] <load> {SS}",
                 f"<ask> {SS} {{weight_change:direction}} (on|for|of|with|to) <ex> {SS} [[to|at] <load>] {SS}",
                 f"<ask> {SS} (put|set|make|change|bump|increase|raise|drop|lower|reduce|cut|take|up) <the> (weight|load) (on|for|of|with) <ex> {SS} [up|down] (to|at) <load> {SS}",
+                # No exercise named: the one just changed, else a question (never a guess).
+                f"<ask> {SS} (put|set|make|change|bump|increase|raise|drop|lower|reduce|cut|take|up|bring) <the> (weight|load) {SS} [up|down|back] (to|at) <load> {SS}",
                 f"{SS} <ex> {SS} (feels|felt|is|was|seems|seemed|feel|are|were|is getting|are getting) [way|much|a bit|a little|kinda|kind of|really|a tad|far] too {{too:direction}} {SS}",
             ),
             build=ex.load,
@@ -207,6 +185,8 @@ LANGUAGE = Language(
                 f"<ask> {SS} put [on] (another|an extra) <load> [more] (to|on|onto) <ex> {SS}",
                 f"<ask> {SS} put [on] <load> more (to|on|onto) <ex> {SS}",
                 f"<ask> {SS} <load> (more|heavier) (on|for) <ex> {SS}",
+                f"<complaint> <ask> {SS} (add|throw on|put on) [another|an extra] <load> [more] [(to|on|onto) (it|them|that|those)] {SS}",
+                f"<complaint> <ask> {SS} (raise|bump|increase|up) [it|them|that|those|<the> (weight|load)] [up] by <load> {SS}",
             ),
             build=_with(ex.load, delta=1),
         ),
@@ -215,6 +195,8 @@ LANGUAGE = Language(
             (
                 f"<ask> {SS} (take|drop|knock) [off] <load> (off|from) <ex> {SS}",
                 f"<ask> {SS} <load> (less|lighter) (on|for) <ex> {SS}",
+                f"<complaint> <ask> {SS} (take|knock) [off] <load> [off] [(of|from) (it|them|that|those)] {SS}",
+                f"<complaint> <ask> {SS} (drop|lower|reduce|cut|bring) [it|them|that|those|<the> (weight|load)] [down] by <load> {SS}",
             ),
             build=_with(ex.load, delta=-1),
         ),
@@ -222,6 +204,7 @@ LANGUAGE = Language(
             "load_unit_unsaid",
             (
                 f"<ask> {SS} (put|set|bump|increase|raise|drop|lower|take|change|make|up) <ex> {SS} [up|down] (to|at) {{bare_load}} {SS}",
+                f"<complaint> <ask> {SS} (put|set|make|change|bump|increase|raise|drop|lower|reduce|cut|take|bring|up|knock|move) [it|them|that|those|<the> (weight|load)] {SS} [up|down|back] (to|at) {{bare_load}} {SS}",
             ),
             build=ex.load,
         ),
@@ -289,11 +272,11 @@ LANGUAGE = Language(
         Intent(
             "add_exercise",
             (
-                f"<ask> {SS} (add|put|throw|include|insert|stick|slot) [in] [some|a|an] [<sr>] {{new_name}} [<sr>] [(at|@) <load>] {SS} [{{side}} <other>] [{{end}}] {SS}",
+                f"<ask> {SS} (add|put|throw|include|insert|stick|slot) [in] [some|a|an] [<sr>] {{new_name}} [<sr>] [(at|@) <load>] {SS} [{{side}} <other>] [{{end}}] {SS} [<sr> [(at|@) <load>]]",
                 f"<ask> {SS} (add|put|throw|include|insert|stick|slot) [in] [some|a|an] [<sr>] {{new_name}} [<sr>] [(at|@) <load>] {{end}} (of|on|in|to) <sess> {SS}",
-                f"<ask> {SS} (add|put|throw|include|insert|stick|slot) [in] [some|a|an] [<sr>] {{new_name}} [<sr>] [(at|@) <load>] (to|on|in|into|for) <sess> {SS} [{{side}} <other>] {SS}",
+                f"<ask> {SS} (add|put|throw|include|insert|stick|slot) [in] [some|a|an] [<sr>] {{new_name}} [<sr>] [(at|@) <load>] (to|on|in|into|for) <sess> {SS} [{{side}} <other>] {SS} [<sr> [(at|@) <load>]]",
             ),
-            build=ex.add,
+            build=places.add,
             examples=(
                 "add bench press after exercise 2 on Monday",
                 "add calf raises at the end of Monday's workout",
@@ -306,7 +289,7 @@ LANGUAGE = Language(
                 f"<ask> {SS} (move|put|shift) <ex> {SS} to (position|number|spot|slot) {{to_position}} {SS}",
                 f"<ask> {SS} [i want to|i'd rather|let's|lets|i'd like to] (do|move|put|have) <ex> {{side}} <other> {SS}",
             ),
-            build=ex.move,
+            build=places.move,
             examples=("move planks to the start of Monday's workout",),
         ),
         Intent(
@@ -394,5 +377,6 @@ LANGUAGE = Language(
             fit=pl.show_fit,
             examples=("what's on Wednesday?", "show me week 4"),
         ),
+        QUESTION,
     ),
 )

@@ -11,13 +11,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from coach.llm.offline.grammar import DEFAULT_LOAD, CommandError, Parsed
+from coach.llm.offline.grammar import CommandError, Parsed
 from coach.llm.offline.language import Ask, NotMeant, Slots
 
-from .nl_data import Planned, plan
+from .nl_data import Planned, exercise_names, plan
 from .nl_instead import instead
 from .nl_loads import in_own_unit, shifted
-from .nl_refs import describe_session, exercises_meant, session_meant
+from .nl_refs import exercises_meant
 
 DEFAULT_SETS, DEFAULT_REPS, DEFAULT_REST = 3, "10", 120
 _NOT_A_NAME = re.compile(
@@ -107,6 +107,8 @@ _VAGUE = re.compile(
 def swap(slots: Slots) -> list[Parsed] | Ask:
     if _VAGUE.match(str(slots.get("new_name", "")).strip()):
         return instead(slots)
+    if (asked := other_named(slots)) is not None:
+        return asked
     new_name = new_title(slots.get("new_name", ""))
     return _modify(
         exercises_meant(slots, every_week=True),
@@ -124,6 +126,8 @@ def _reps_shifted(reps: str, by: int) -> str:
 
 def volume(slots: Slots) -> list[Parsed] | Ask:
     """Sets and/or reps: "three sets of ten", "4x12", "one more set", "fewer reps", "reps to 12"."""
+    if (asked := complaint_only(slots)) is not None:
+        return asked
     found = exercises_meant(slots, every_week="day" not in slots and "when" not in slots)
     sets, reps = slots.get("sets"), slots.get("reps")
     more_sets, more_reps = slots.get("more_sets"), slots.get("more_reps")
@@ -173,6 +177,8 @@ def warmups(slots: Slots) -> list[Parsed] | Ask:
 def load(slots: Slots) -> list[Parsed] | Ask:
     """A load with its unit ("225 lbs", "100 kg"); heavier/lighter without one is a question whose
     chips name a few loads."""
+    if (asked := complaint_only(slots)) is not None:
+        return asked
     found = exercises_meant(slots, every_week="day" not in slots and "when" not in slots)
     if isinstance(found, Ask):
         if slots.get("direction") and not found.options:  # no exercise named at all
@@ -265,6 +271,39 @@ def _names_a_day_first(slots: Slots, reason: str) -> bool:
     )
 
 
+def complaint_only(slots: Slots) -> Ask | None:
+    """A complaint said before a change ("squats are killing my knees, lower the weight to 90
+    kg") that holds a time or a day ("… are on friday this week, …") was a time the grammar didn't
+    read: not meant, so that the change never lands on weeks the athlete didn't say. One that
+    names another exercise asks which (``other_named``)."""
+    reason = _reason(slots)
+    if reason and (_NOT_A_REASON.search(reason) or _DAY_WORDS.search(reason)):
+        raise NotMeant(reason)
+    return other_named(slots)
+
+
+def other_named(slots: Slots) -> Ask | None:
+    """A complaint that names another exercise than the one the sentence opens with ("squats are
+    fine but deadlifts are too heavy, …"): which one changes is asked, never guessed."""
+    said = _reason(slots).lower()
+    named = set(slots.get("exercise") or ())
+    if not said or not named:
+        return None
+    others = {
+        n
+        for words, names in exercise_names(slots.world)
+        if re.search(rf"(?<![\w-]){re.escape(words)}(?![\w-])", said)
+        for n in names
+    } - named
+    if not others:
+        return None
+    options = sorted(named | others)
+    return Ask(
+        "Which exercise should change: " + ", ".join(options[:-1]) + f" or {options[-1]}? "
+        "Say the change again with the one you mean."
+    )
+
+
 def _reason(slots: Slots) -> str:
     """Why, as said ("my shoulder is killing me"), without the words that joined it on."""
     reason = str(slots.get("reason") or "").strip(" ,.;")
@@ -305,93 +344,3 @@ def remove(slots: Slots) -> list[Parsed] | Ask:
         )
         for e in found
     ]
-
-
-def _anchor(slots: Slots) -> tuple[int, int, int | str] | Ask:
-    """Where a new exercise goes: after/before another, first, at the end of a session."""
-    if "other" in slots or "other_position" in slots:
-        found = exercises_meant(slots, every_week=False, which="other")
-        if isinstance(found, Ask):
-            return found
-        e = found[0]
-        if len(found) > 1:
-            return Ask(f"{e.name} is in more than one workout: which day?")
-        after = slots.get("side") != "before"
-        return e.week, e.session, e.position + (1 if after else 0)
-    session = session_meant(slots, required=False)
-    if session is None:
-        raise NotMeant("add with no workout named or in focus")  # "add rice" is no exercise
-    count = len(plan(slots.world).in_session(session.week, session.session))
-    where = slots.get("end")
-    return session.week, session.session, 1 if where == "start" else ("end" if count else 1)
-
-
-def add(slots: Slots) -> list[Parsed] | Ask:
-    name = new_title(slots.get("new_name", ""))
-    anchor = _anchor(slots)
-    if isinstance(anchor, Ask):
-        return anchor
-    week, session, position = anchor
-    exercise = {
-        "name": name,
-        "reps": str(slots.get("reps", DEFAULT_REPS)),
-        "targetLoad": load_of(slots) or DEFAULT_LOAD,
-        "workingSets": int(slots.get("sets", DEFAULT_SETS)),
-        "warmupSets": 0,
-        "restSeconds": DEFAULT_REST,
-    }
-    where = describe_session(plan(slots.world).slot(week, session))
-    return [
-        Parsed(
-            "add_exercise",
-            {
-                "weekNumber": week,
-                "sessionNumber": session,
-                "position": position,
-                "exercise": exercise,
-            },
-            f"week {week}: add {name} {exercise['workingSets']}×{exercise['reps']} to {where}",
-        )
-    ]
-
-
-def move(slots: Slots) -> list[Parsed] | Ask:
-    found = exercises_meant(slots, every_week=False)
-    if isinstance(found, Ask):
-        return found
-    calls = []
-    for e in found:
-        count = len(plan(slots.world).in_session(e.week, e.session))
-        if "other" in slots:
-            others = exercises_meant(slots, every_week=False, which="other")
-            if isinstance(others, Ask):
-                return others
-            other = next((o for o in others if (o.week, o.session) == (e.week, e.session)), None)
-            if other is None:
-                raise CommandError(f"{e.name} and {others[0].name} aren't in the same workout.")
-            before = slots.get("side") == "before"
-            target = other.position if before else other.position + 1
-            target = target - 1 if e.position < target else target
-        elif slots.get("end") == "start":
-            target = 1
-        elif slots.get("end") == "end":
-            target = count
-        else:
-            target = int(slots.get("to_position"))
-        if not 1 <= target <= count:
-            raise CommandError(
-                f"That workout has {count} exercises; there is no position {target}."
-            )
-        calls.append(
-            Parsed(
-                "reorder_exercises",
-                {
-                    "weekNumber": e.week,
-                    "sessionNumber": e.session,
-                    "exerciseNumber": e.position,
-                    "newPosition": target,
-                },
-                f"week {e.week}: move {e.name} to position {target}",
-            )
-        )
-    return calls
