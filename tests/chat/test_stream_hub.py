@@ -6,6 +6,8 @@ Redis (the embedded server); each test on an event loop of its own, as a server'
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -148,3 +150,32 @@ def test_text_written_while_the_subscription_was_lost_still_reaches_the_stream(
     mine, theirs = _on_a_loop_of_its_own(scenario())
     assert [e["data"] for e in events(mine) if e["event"] == "delta"] == ["Written meanwhile."]
     assert "Written meanwhile." not in theirs and events(theirs) == []
+
+
+def test_a_redis_that_stops_answering_is_noticed_and_the_hub_comes_back(
+    stream_redis_server, settings, monkeypatch
+):
+    """Stopped (SIGSTOP), Redis keeps the connection and never answers: after ``PING_SECONDS`` of
+    silence the hub's PING gets no answer within ``REDIS_TIMEOUT``, so it takes the connection for
+    lost, wakes every stream (which then ask the database until Redis is back) and connects again
+    once Redis answers."""
+    monkeypatch.setattr(stream_hub, "PING_SECONDS", 0.3)
+    settings.REDIS_TIMEOUT = 0.5
+
+    async def scenario() -> tuple[bool, int]:
+        hub = stream_hub.for_this_loop()
+        event = asyncio.Event()
+        await hub.join(event, [stream.wake_channel(45)])
+        await _until(lambda: hub.connected)
+        event.clear()
+        os.kill(stream_redis_server.pid, signal.SIGSTOP)
+        try:
+            await _until(lambda: not hub.connected, 5)
+            woken = event.is_set()
+        finally:
+            os.kill(stream_redis_server.pid, signal.SIGCONT)
+        await _until(lambda: hub.connected, 10)
+        return woken, hub.reconnects
+
+    woken, reconnects = _on_a_loop_of_its_own(scenario())
+    assert woken and reconnects >= 1
