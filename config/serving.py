@@ -25,7 +25,7 @@ and the view in one pass as for any request, then the iterator is read on the ev
 the response is closed on a pool thread. Measured 2026-11-26 (one uvicorn worker on PostgreSQL,
 150 streams held 10 s, py-spy and the process's CPU): under ``SharedThreads`` below, a stream's
 opening through Django's ASGI handler (its middleware's fifteen hand-offs between the loop and a
-thread) was about half of its 16–18 ms; now the whole stream costs 10–11 ms.
+thread) was about half of its 17 ms; now the whole stream costs 10 ms (``chat.views.stream``).
 
 ``SharedThreads`` serves an async view (none in the shipped URLconf now): Django's
 ``ASGIHandler.__call__`` wraps every request in asgiref's ``ThreadSensitiveContext``, whose first
