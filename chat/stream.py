@@ -18,9 +18,10 @@ from the saved message.
 **The wake-up.** A reply can change without its run writing a ``done``: the sweep fails it or
 starts a new run, the athlete's Retry starts one (``chat.recovery``). Each then appends one entry
 to the reply's *changed* stream, ``spotter:reply-changed:<message id>`` (``reply_changed``, once
-the transaction committed). An open stream waits on that key in the same ``XREAD`` as its run's
-entries, so it asks the database only when something happened, never on a timer while nothing
-does (``chat.views.stream``).
+the transaction committed). Every append, the run's and the changed key's, is also published on the
+reply's wake channel (``wake_channel``), which wakes the streams waiting on the reply in every web
+process (``chat.stream_hub``); they read both keys, so they ask the database only when something
+happened, never on a timer while nothing does (``chat.views.stream``).
 
 Publishing is best effort: Redis unreachable, the run goes on, the page gets the reply by its
 fallback poll. Every client here gives up ``REDIS_TIMEOUT`` seconds after what a command may
@@ -35,7 +36,6 @@ import threading
 from typing import Any
 
 import redis
-import redis.asyncio
 from django.conf import settings
 
 from coach.registry import get_tool
@@ -44,6 +44,9 @@ logger = logging.getLogger(__name__)
 
 KEY = "spotter:reply:{message_id}:{attempt}"
 CHANGED_KEY = "spotter:reply-changed:{message_id}"
+# What is appended to either key is also published here: it wakes the streams waiting on the reply
+# (``chat.stream_hub``: one subscription per web process).
+WAKE_CHANNEL = "spotter:reply-wake:{message_id}"
 CHANGED_MAXLEN = 16  # a reply changes a few times at most; a reader needs only the newest entry
 _EVENT_ID = re.compile(r"^(\d{1,9})/(\d{1,20}-\d{1,20})$")
 _TOOL_MARKER = "[TOOL_CALL"
@@ -55,6 +58,10 @@ def stream_key(message_id: int, attempt: int) -> str:
 
 def changed_key(message_id: int) -> str:
     return CHANGED_KEY.format(message_id=message_id)
+
+
+def wake_channel(message_id: int) -> str:
+    return WAKE_CHANNEL.format(message_id=message_id)
 
 
 def event_id(attempt: int, entry_id: str) -> str:
@@ -169,26 +176,12 @@ def client(*, block: float = 0.0) -> redis.Redis:
         return found
 
 
-def async_client(*, block: float = 0.0) -> redis.asyncio.Redis:
-    """A new ``redis.asyncio`` client (one per response, closed by its caller), with the timeouts
-    of ``client``. ``driver_info=None`` skips ``CLIENT SETINFO`` and the package-metadata lookup
-    of redis-py's version behind it: a connect and a PING cost 1.0 ms of CPU instead of 2.0 (300
-    in a row, 2026-11-26), paid by every stream that opens."""
-    timeout = float(settings.REDIS_TIMEOUT)
-    return redis.asyncio.Redis.from_url(
-        redis_url(),
-        socket_timeout=block + timeout,
-        socket_connect_timeout=timeout,
-        decode_responses=True,
-        driver_info=None,
-    )
-
-
 class ReplyStream:
     """What one run of the agent publishes for its reply (see the module docstring)."""
 
     def __init__(self, message_id: int, attempt: int) -> None:
         self.key = stream_key(message_id, attempt)
+        self.wake = wake_channel(message_id)
         self.redis: redis.Redis | None = client() if enabled() else None
         self.visible = VisibleText()
 
@@ -204,6 +197,7 @@ class ReplyStream:
             pipe = self.redis.pipeline(transaction=False)
             pipe.xadd(self.key, {"type": kind, "text": text})
             pipe.expire(self.key, int(settings.CHAT_STREAM_TTL))
+            pipe.publish(self.wake, kind)  # the streams waiting on it read it (``stream_hub``)
             pipe.execute()
         except redis.RedisError as exc:
             logger.warning(
@@ -239,6 +233,7 @@ def reply_changed(message_id: int) -> None:
         pipe = client().pipeline(transaction=False)
         pipe.xadd(changed_key(message_id), {"type": "changed"}, maxlen=CHANGED_MAXLEN)
         pipe.expire(changed_key(message_id), int(settings.CHAT_STREAM_TTL))
+        pipe.publish(wake_channel(message_id), "changed")
         pipe.execute()
     except redis.RedisError as exc:
         logger.warning("Could not wake the streams of reply %s (Redis: %s)", message_id, exc)

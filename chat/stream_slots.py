@@ -6,9 +6,10 @@ account's sorted set ``spotter:streams:<user id>``, scored by when it opened (Re
 for every process). Opening a slot (one script, so two processes opening at once count in turn)
 drops the slots older than a stream can live (a process that died never released them), adds the
 new one and, past the cap, removes the oldest and appends a ``close`` entry to each removed
-slot's own stream, ``spotter:stream-close:<token>``. An open stream reads that key in the same
-``XREAD`` as its reply's, so it wakes at once, sends a final event that turns its bubble into a
-polling one (that tab still gets the reply) and ends (``chat.views.stream``).
+slot's own stream, ``spotter:stream-close:<token>``, and publishes ``close`` on the channel of the
+same name (``chat.stream_hub``). An open stream reads that key with its reply's, so it wakes at
+once, sends a final event that turns its bubble into a polling one (that tab still gets the reply)
+and ends (``chat.views.stream``).
 
 Redis out of reach: no slot, so no stream; the bubble polls the database instead. Every call gives
 up after ``REDIS_TIMEOUT`` seconds (the clients of ``chat.stream``).
@@ -16,12 +17,10 @@ up after ``REDIS_TIMEOUT`` seconds (the clients of ``chat.stream``).
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import secrets
 
 import redis
-import redis.asyncio
 from django.conf import settings
 
 KEY = "spotter:streams:{user_id}"
@@ -44,6 +43,7 @@ if excess > 0 then
       redis.call('ZREM', key, old)
       redis.call('XADD', prefix .. old, '*', 'type', 'close')
       redis.call('EXPIRE', prefix .. old, ttl)
+      redis.call('PUBLISH', prefix .. old, 'close')
       table.insert(closed, old)
       excess = excess - 1
     end
@@ -77,6 +77,7 @@ class Slot:
         self.token = secrets.token_hex(12)
         self.close_key = CLOSE_PREFIX + self.token
         self.reachable = True  # the stream's last Redis call was answered
+        self.released = False  # given back: the response's close and its events' end both try
 
     def _args(self) -> list:
         return [_OPEN, 1, self.key, self.token, cap(), lifetime(), CLOSE_PREFIX]
@@ -90,33 +91,16 @@ class Slot:
             return False
         return True
 
-    async def aopen(self, client: redis.asyncio.Redis) -> bool:
-        """``open`` on the response's async client, whose timeout allows for its blocking reads:
-        this call keeps to ``REDIS_TIMEOUT``."""
-        try:
-            await asyncio.wait_for(client.eval(*self._args()), float(settings.REDIS_TIMEOUT))
-        except (redis.RedisError, TimeoutError):
-            return False
-        return True
-
     def release(self, client: redis.Redis) -> None:
         """Give the slot back; not when Redis just failed to answer (the stream would wait for it
         again): that slot expires with the set (``lifetime``)."""
-        if not self.reachable:
+        if not self.reachable or self.released:
             return
+        self.released = True
         with contextlib.suppress(redis.RedisError):
             client.pipeline(transaction=False).zrem(self.key, self.token).delete(
                 self.close_key
             ).execute()
-
-    async def arelease(self, client: redis.asyncio.Redis) -> None:
-        if not self.reachable:
-            return
-        with contextlib.suppress(redis.RedisError, TimeoutError):
-            pipe = client.pipeline(transaction=False)
-            pipe.zrem(self.key, self.token)
-            pipe.delete(self.close_key)
-            await asyncio.wait_for(pipe.execute(), float(settings.REDIS_TIMEOUT))
 
 
 def open_streams(client: redis.Redis, user_id: int) -> int:

@@ -1,7 +1,8 @@
 """What ``bin/serve`` runs (gunicorn with uvicorn workers, config/gunicorn.py): ``config.serving``'s
 split — async views on the event loop through Django's ASGI handler (their thread-sensitive work on
 ``ASYNC_THREADS`` threads the process shares), every other request through Django's WSGI handler in
-one of ``WEB_THREADS`` threads with a single hand-off."""
+one of ``WEB_THREADS`` threads with a single hand-off (a reply stream too: its wait then runs on
+the loop, holding no thread)."""
 
 import os
 
@@ -20,8 +21,8 @@ from config.write_timeout import EventStreamWriteTimeout  # noqa: E402
 
 # WEB_THREADS: requests one process runs at once on its threads (async views don't take one).
 THREADS = int(os.environ.get("WEB_THREADS") or 8)
-# The threads that every async view's request (a reply stream) shares for its middleware, session
-# and user, however many are open: a stream holds none of them while it waits.
+# The threads that every async view's request shares for its middleware, session and user,
+# however many are open.
 ASYNC_THREADS = 2
 
 # Request bodies over UPLOAD_MAX_MB are refused here, before anything reads (and spools to disk)

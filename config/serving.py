@@ -17,29 +17,28 @@ The choice is the URLconf's own data (``resolve(path).func``), not a list of pat
 keep their database connections between requests (``CONN_MAX_AGE`` / psycopg's pool), as gthread
 WSGI does, instead of one connection a request under the ASGI handler (a new thread each).
 
-**A waiting stream holds no thread** (issue 23 item 2; ``SharedThreads``). Django's
-``ASGIHandler.__call__`` wraps every request in asgiref's ``ThreadSensitiveContext``; the first
-thread-sensitive ``sync_to_async`` inside it (the sync-only WhiteNoise middleware, which runs the
-chain under it through ``async_to_sync``; each ``MiddlewareMixin``'s sync part; the session's and
-the user's lookups) makes that context a ``ThreadPoolExecutor(max_workers=1)`` whose thread lives
-until the request ends: for a reply stream, until it closes, idle all the while it waits on Redis.
+**A waiting stream holds no thread, and opens as cheaply as any request** (issue 23 item 2). A
+view may answer with a ``StreamingHttpResponse`` over an *async* iterator (the reply stream,
+``chat.views.stream``, which sees ``LOOP_STREAMS`` in its environ): its thread runs the middleware
+and the view in one pass as for any request, then the iterator is read on the event loop
+(``OneHandOff._stream_on_the_loop``) until it ends or the client leaves (it is then cancelled), and
+the response is closed on a pool thread. Measured 2026-11-26 (one uvicorn worker on PostgreSQL,
+150 streams held 10 s, py-spy and the process's CPU): under ``SharedThreads`` below, a stream's
+opening through Django's ASGI handler (its middleware's fifteen hand-offs between the loop and a
+thread) was about half of its 17 ms; now the whole stream costs 10 ms (``chat.views.stream``).
+
+``SharedThreads`` serves an async view (none in the shipped URLconf now): Django's
+``ASGIHandler.__call__`` wraps every request in asgiref's ``ThreadSensitiveContext``, whose first
+thread-sensitive ``sync_to_async`` (the sync-only WhiteNoise middleware, each ``MiddlewareMixin``'s
+sync part, the session's and the user's lookups) makes a ``ThreadPoolExecutor(max_workers=1)``
+whose thread lives until the request ends: for a long response, idle all the while it waits.
 ``SharedThreads`` enters the same context with one of a few executors the process keeps
 (asgiref's ``ThreadSensitiveContext(executor=…)``; Django's own context inside then finds it and
 makes none): a request's thread-sensitive work still runs on one thread, in order, as Django
-expects, and the response's ``close`` (``request_finished``: Django gives the connection back
-there) runs on that same thread; but the thread is shared, made once, and free while the stream
-waits. The stream's later database checks run on the event loop's default pool (bounded:
-``min(32, cores + 4)``) and give their connection back at once (``chat/views/stream.py``).
-Measured 2026-11-26 on ``bin/serve``'s gunicorn with one uvicorn worker on PostgreSQL, 30 waiting
-streams of one account: the worker went from 8 to 38 threads before, 10 to 10 now, and
-``pg_stat_activity`` showed 3 connections before, during and after either way. In-process
-(``tests/config/test_serving_threads.py``: 20 streams through ``config.asgi``, threads outside the
-loop's default pool): 2 → 22 before, 2 → 4 now (the two shared threads, made on first use). CPU per
-stream opened and closed, the worker's over 200 in a row: 19.2 ms before, 18.7 ms now (making the
-thread was not what an open costs; a loaded 2-core machine, so about ±1 ms). The price: while one
-request's middleware and view run, its shared thread is busy (the sync-only WhiteNoise middleware
-holds it through the chain below it), so stream opens take turns on ``ASYNC_THREADS`` threads
-instead of each having its own; it also bounds how many database connections they take at once.
+expects, but the thread is shared, made once, and free while the response waits (measured when the
+reply stream was an async view: 30 waiting streams took a worker from 8 to 38 threads before, 10
+with it). The price: while one request's middleware and view run, its shared thread is busy, so
+such requests take turns on ``ASYNC_THREADS`` threads.
 """
 
 from __future__ import annotations
@@ -48,7 +47,7 @@ import asyncio
 import io
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -57,6 +56,9 @@ from django.core.handlers.asgi import ASGIHandler
 from django.urls import Resolver404, get_resolver
 
 SPOOL_BYTES = 1024 * 1024  # a body larger than this waits in a temporary file, not in memory
+# In the WSGI environ of a request ``OneHandOff`` serves: a streaming response may be an async
+# iterator, read on the event loop (``chat.views.stream`` then waits on Redis holding no thread).
+LOOP_STREAMS = "spotter.loop_streams"
 
 
 def is_async_path(path: str) -> bool:
@@ -119,6 +121,7 @@ class _Response:
         self.headers: list[tuple[bytes, bytes]] = []
         self.chunks: list[bytes] = []
         self.rest: Iterator[bytes] | None = None
+        self.arest: AsyncIterator[bytes] | None = None  # an async streaming response's content
         self.close = lambda: None
 
     def start_response(self, status: str, headers: list[tuple[str, str]], exc_info=None):
@@ -144,6 +147,10 @@ class OneHandOff:
     def _run(self, environ: dict[str, Any]) -> _Response:
         response = _Response()
         iterable = self.app(environ, response.start_response)
+        if getattr(iterable, "is_async", False):  # an event stream: read on the loop
+            response.arest = iterable.streaming_content
+            response.close = iterable.close
+            return response
         if getattr(iterable, "streaming", False):  # Django's streaming responses: block by block
             response.rest = iter(iterable)
             response.close = getattr(iterable, "close", response.close)
@@ -162,6 +169,7 @@ class OneHandOff:
             return  # the client left before its body arrived
         loop = asyncio.get_running_loop()
         environ = _environ(scope, body, length)
+        environ[LOOP_STREAMS] = True
         try:
             response = await loop.run_in_executor(self.executor, self._run, environ)
         finally:
@@ -175,6 +183,9 @@ class OneHandOff:
                 }
             )
             data = b"".join(response.chunks)
+            if response.arest is not None:
+                await self._stream_on_the_loop(response.arest, receive, send)
+                return
             if response.rest is None:
                 await send({"type": "http.response.body", "body": data})
                 return
@@ -191,8 +202,34 @@ class OneHandOff:
             left.cancel()
             await send({"type": "http.response.body", "body": b""})
         finally:
-            if response.rest is not None:
+            if response.rest is not None or response.arest is not None:
                 await loop.run_in_executor(self.executor, response.close)
+
+    @staticmethod
+    async def _stream_on_the_loop(content: AsyncIterator[bytes], receive, send) -> None:
+        """An async streaming response (a reply's event stream): its content is read on the event
+        loop, holding no thread, until it ends or the client leaves (then it is cancelled, so its
+        ``finally`` runs). A write that raised ``CancelledError`` (``config.write_timeout``: the
+        client stopped reading) ends the response unfinished: the server closes the connection."""
+
+        async def pump() -> None:
+            async for block in content:
+                if block:
+                    await send({"type": "http.response.body", "body": block, "more_body": True})
+
+        pumping = asyncio.ensure_future(pump())
+        left = asyncio.ensure_future(receive())
+        try:
+            await asyncio.wait({pumping, left}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            left.cancel()
+            if not pumping.done():
+                pumping.cancel()
+        try:
+            await pumping
+        except asyncio.CancelledError:
+            return  # the client left, or stopped reading
+        await send({"type": "http.response.body", "body": b""})
 
     @staticmethod
     async def _read_body(receive) -> tuple[Any, int]:

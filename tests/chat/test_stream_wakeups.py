@@ -1,8 +1,8 @@
 """A waiting reply stream costs nothing (issue 23 item 2): while nothing happens it asks the
 database nothing and waits on Redis; it asks when its run writes ``done``, when the sweep or Retry
 changes the reply (the reply's changed key wakes it, ``chat.stream.reply_changed``) and when the
-reply reaches its deadline. The ASGI path (``AsyncClient`` makes an ASGIRequest; the view reads
-Redis with ``redis.asyncio``), a real Redis (the embedded server)."""
+reply reaches its deadline. The event-loop path (``AsyncClient`` makes an ASGIRequest; the stream
+waits on the process's subscription, ``chat.stream_hub``), a real Redis (the embedded server)."""
 
 from __future__ import annotations
 
@@ -73,20 +73,22 @@ def test_a_waiting_stream_asks_the_database_once_however_long_it_waits(
     # Two seconds of nothing: the former view asked every 1.5 s (three times here).
     settings.CHAT_STREAM_MAX_SECONDS = 2
     placeholder = running_reply(conversation)
-    response = async_to_sync(_open)(conversation.athlete, placeholder)
-    with CaptureQueriesContext(connection) as queries:
+    with CaptureQueriesContext(connection) as opening:
+        response = async_to_sync(_open)(conversation.athlete, placeholder)
+    with CaptureQueriesContext(connection) as waiting:
         body = async_to_sync(_read_all)(response)
     assert body == "retry: 1000\n\n: waiting\n\n: waiting\n\n"  # opened, waited, time up
-    asked = [q["sql"] for q in queries.captured_queries if '"chat_message"' in q["sql"]]
-    assert len(asked) == 1, asked  # the opening check; then nothing while nothing happened
-    assert len(queries.captured_queries) == 1
+    asked = [q["sql"] for q in opening.captured_queries if '"chat_message"' in q["sql"]]
+    # The opening check: access, state and program in one query (it was two: the access check,
+    # then the state); then nothing while nothing happened.
+    assert len(asked) == 1, asked
+    assert waiting.captured_queries == []
 
 
 def test_text_arriving_costs_no_query_and_done_asks_once(stream_redis, settings, conversation):
     settings.CHAT_STREAM_MAX_SECONDS = 30
     placeholder = running_reply(conversation)
     publisher = stream.ReplyStream(placeholder.pk, placeholder.attempt)
-    response = async_to_sync(_open)(conversation.athlete, placeholder)
 
     def the_worker_writes_and_saves() -> None:
         publisher.on_text("Easy run, ")
@@ -97,18 +99,20 @@ def test_text_arriving_costs_no_query_and_done_asks_once(stream_redis, settings,
         publisher.done()
 
     with CaptureQueriesContext(connection) as queries:
+        response = async_to_sync(_open)(conversation.athlete, placeholder)
         body = async_to_sync(_read_then)(response, the_worker_writes_and_saves)
     sent = events(body)
     assert [e["event"] for e in sent] == ["delta", "delta", "done"]
     assert "Easy run, well paced." in sent[-1]["data"]
-    reads = [
+    checks = [
         q["sql"]
         for q in queries.captured_queries
-        if q["sql"].startswith("SELECT") and 'FROM "chat_message"' in q["sql"]
+        if q["sql"].startswith("SELECT")
+        and 'FROM "chat_message"' in q["sql"]
+        and f'"chat_message"."id" = {placeholder.pk}' in q["sql"]
     ]
-    # The opening check and the one after ``done`` (each a select of the reply and its program),
-    # and what the final event renders; none for the deltas.
-    checks = [sql for sql in reads if '"chat_message"."id" = ' in sql and "LIMIT 1" in sql]
+    # The opening check and the one after ``done`` (each a select of the reply and its program);
+    # none for the deltas.
     assert len(checks) == 2, checks
 
 

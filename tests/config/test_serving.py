@@ -9,6 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.test import override_settings
 
 from config import serving
 from config.asgi import application
@@ -79,13 +80,19 @@ class Recorder:
         return self.chunks
 
 
+ASYNC_URLS = "tests.config.async_urls"
+
+
+@override_settings(ROOT_URLCONF=ASYNC_URLS)
 def test_the_urlconf_decides_an_async_view_goes_to_the_loop():
-    assert serving.is_async_path("/messages/7/stream/")  # chat.views.stream: async def
+    assert serving.is_async_path("/async-probe/")  # an async def
+    assert not serving.is_async_path("/messages/7/stream/")  # a plain view: its wait on the loop
     assert not serving.is_async_path("/healthz")
     assert not serving.is_async_path("/messages/7/")  # the poll: a plain view
     assert not serving.is_async_path("/no/such/page/")  # Django's 404, from the WSGI side
 
 
+@override_settings(ROOT_URLCONF=ASYNC_URLS)
 def test_split_sends_sync_views_to_wsgi_and_async_views_to_asgi():
     asgi_paths = []
 
@@ -97,9 +104,9 @@ def test_split_sends_sync_views_to_wsgi_and_async_views_to_asgi():
     wsgi = Recorder(chunks=[b"wsgi"])
     app = serving.Split(asgi_app, wsgi, threads=2)
 
-    assert _body(_call(app, _scope("/messages/7/stream/"))) == b"asgi"
+    assert _body(_call(app, _scope("/async-probe/"))) == b"asgi"
     assert _body(_call(app, _scope("/healthz"))) == b"wsgi"
-    assert asgi_paths == ["/messages/7/stream/"]
+    assert asgi_paths == ["/async-probe/"]
     assert [seen["PATH_INFO"] for seen in wsgi.seen] == ["/healthz"]
 
 
@@ -226,3 +233,78 @@ def test_shared_threads_run_each_requests_sync_work_on_one_thread_of_a_few_the_p
     used = {first for first, _ in seen}
     names = {t.ident: t.name for t in threading.enumerate()}
     assert len(used) == 2 and all(names[ident].startswith("asgi-") for ident in used)
+
+
+class AsyncStreaming:
+    """A WSGI application answering with an async streaming response, as a reply stream does
+    under ``OneHandOff`` (``LOOP_STREAMS`` in its environ)."""
+
+    def __init__(self, blocks, *, forever: bool = False) -> None:
+        self.blocks, self.forever = list(blocks), forever
+        self.threads: list[int] = []
+        self.ended = self.closed = False
+        self.flagged = None
+
+    async def content(self):
+        try:
+            for block in self.blocks:
+                self.threads.append(threading.get_ident())
+                yield block
+            while self.forever:
+                await asyncio.sleep(0.01)
+        finally:
+            self.ended = True
+
+    def __call__(self, environ, start_response):
+        from django.http import StreamingHttpResponse
+
+        self.flagged = environ.get(serving.LOOP_STREAMS)
+        response = StreamingHttpResponse(self.content(), content_type="text/event-stream")
+        response.close = lambda: setattr(self, "closed", True)
+        start_response("200 OK", [("Content-Type", "text/event-stream")])
+        return response
+
+
+def test_an_async_streaming_response_is_read_on_the_loop_and_closed():
+    app = AsyncStreaming([b"one", b"two"])
+    loop_threads = []
+
+    async def on_the_loop(scope, receive, send):
+        loop_threads.append(threading.get_ident())
+        await serving.OneHandOff(app, threads=1)(scope, receive, send)
+
+    sent = _call(on_the_loop, _scope("/s/"))
+    bodies = [m for m in sent if m["type"] == "http.response.body"]
+    assert [m["body"] for m in bodies] == [b"one", b"two", b""]
+    assert app.flagged is True
+    assert set(app.threads) == set(loop_threads)  # no pool thread while it streams
+    assert app.ended and app.closed
+
+
+def test_a_client_that_leaves_cancels_an_async_streaming_response():
+    app = AsyncStreaming([b"one"], forever=True)
+    sent = _call(serving.OneHandOff(app, threads=1), _scope("/s/"), disconnect_after_sends=2)
+    assert app.ended and app.closed  # its ``finally`` ran, and the response was closed
+    assert sent[-1].get("more_body") is True  # nothing more written to a client that left
+
+
+def test_a_write_that_timed_out_ends_an_async_streaming_response_unfinished():
+    app = AsyncStreaming([b"one", b"two"], forever=True)
+    sent: list[dict] = []
+
+    async def receive():
+        if not sent:
+            return {"type": "http.request", "body": b"", "more_body": False}
+        await asyncio.Event().wait()
+
+    async def send(message):
+        sent.append(message)
+        if message.get("body") == b"one":  # config.write_timeout's way of ending a response
+            raise asyncio.CancelledError
+
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        thread.submit(
+            asyncio.run, serving.OneHandOff(app, threads=1)(_scope("/s/"), receive, send)
+        ).result()
+    assert [m.get("body") for m in sent[1:]] == [b"one"]  # no final block: the server closes it
+    assert app.ended and app.closed
