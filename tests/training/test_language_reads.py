@@ -9,6 +9,7 @@ import pytest
 
 from coach.tools.base import ToolContext
 from tests.factories import ActivityFactory, SleepRecordFactory
+from training.services import athlete_today, profile_for
 from training.tools import reads
 from training.tools.args import LastActivityArgs, SleepArgs
 
@@ -110,7 +111,9 @@ def test_the_last_run_is_answered_in_words_never_json(program):
 
 
 def test_last_nights_sleep_reads_as_one_sentence(program):
-    SleepRecordFactory(athlete=program.athlete, night=TODAY)
+    # the read counts back from the athlete's real today, not the language tests' fixed one
+    today = athlete_today(profile=profile_for(athlete=program.athlete))
+    SleepRecordFactory(athlete=program.athlete, night=today)
     ctx = ToolContext(athlete=program.athlete, program=program, user=program.athlete)
     outcome = reads.get_sleep_data(ctx=ctx, args=SleepArgs(days=1))
     assert outcome.spoken.startswith("Last night") and "\n" not in outcome.spoken
