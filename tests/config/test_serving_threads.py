@@ -14,10 +14,9 @@ import pytest
 from django.db import connection
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
 
-from chat.models import Message
 from config.asgi import THREADS, application
+from tests.chat.helpers import running_reply
 from tests.factories import ConversationFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the application's threads see the rows
@@ -76,7 +75,8 @@ async def _streams(path: str, cookie: bytes, count: int, while_waiting) -> tuple
         seen = while_waiting()
     finally:
         leave.set()
-        sent = await asyncio.wait_for(asyncio.gather(*tasks), 30)
+        # every stream ends when its client leaves, not at the end of its life (30 s here)
+        sent = await asyncio.wait_for(asyncio.gather(*tasks), 5)
     return seen, sent
 
 
@@ -103,12 +103,7 @@ def waiting_reply(stream_redis, settings):
     settings.CHAT_STREAM_MAX_SECONDS = 30
     settings.CHAT_STREAMS_PER_ACCOUNT = STREAMS  # one account: all of them stay open
     conversation = ConversationFactory()
-    reply = Message.objects.create(
-        conversation=conversation,
-        role=Message.Role.ASSISTANT,
-        status=Message.Status.RUNNING,
-        started_at=timezone.now(),
-    )
+    reply = running_reply(conversation)
     browser = Client()
     browser.force_login(conversation.athlete)
     cookie = f"sessionid={browser.cookies['sessionid'].value}".encode()
