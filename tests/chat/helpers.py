@@ -4,12 +4,14 @@ read the program back."""
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils import timezone
 
 from chat.agent import run_turn
-from chat.models import PendingToolBatch
+from chat.models import Message, PendingToolBatch
 from chat.services import message_send
 from programs.models import Exercise, Program
 from tests.chat.scripted_provider import ScriptedProvider
+from tests.factories import ConversationFactory
 
 
 def first_exercise(program, position=1, *, week=1, session=1):
@@ -32,4 +34,14 @@ def propose(conversation, *calls, text="Shall I?"):
     run_turn(placeholder=placeholder, provider=ScriptedProvider().calls(*calls, text=text))
     return PendingToolBatch.objects.get(
         conversation=conversation, status__in=PendingToolBatch.OPEN_STATUSES
+    )
+
+
+def running_reply(conversation=None) -> Message:
+    """A reply the worker is writing now, in ``conversation`` (a new one when None)."""
+    return Message.objects.create(
+        conversation=conversation or ConversationFactory(),
+        role=Message.Role.ASSISTANT,
+        status=Message.Status.RUNNING,
+        started_at=timezone.now(),
     )

@@ -13,10 +13,9 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from django.test import AsyncClient
 from django.urls import reverse
-from django.utils import timezone
 
 from chat import stream, stream_hub, stream_slots
-from chat.models import Message
+from tests.chat.helpers import running_reply
 from tests.chat.test_stream import events
 from tests.factories import ConversationFactory
 
@@ -99,12 +98,7 @@ def test_the_hub_subscribes_again_after_a_lost_connection_and_wakes_every_stream
 
 def _running_reply():
     conversation = ConversationFactory()
-    reply = Message.objects.create(
-        conversation=conversation,
-        role=Message.Role.ASSISTANT,
-        status=Message.Status.RUNNING,
-        started_at=timezone.now(),
-    )
+    reply = running_reply(conversation)
     return conversation.athlete, reply
 
 

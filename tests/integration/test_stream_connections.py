@@ -13,10 +13,10 @@ from django.conf import settings as django_settings
 from django.db import connection
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
 
 from chat import stream
 from chat.models import Message
+from tests.chat.helpers import running_reply
 from tests.factories import ConversationFactory
 
 pytestmark = [
@@ -39,12 +39,7 @@ def test_more_open_streams_than_pooled_connections_still_leave_a_page_its_connec
     settings.CHAT_STREAM_MAX_SECONDS = 30
     settings.CHAT_STREAMS_PER_ACCOUNT = streams  # one account here: all of them stay open
     conversation = ConversationFactory()
-    waiting = Message.objects.create(
-        conversation=conversation,
-        role=Message.Role.ASSISTANT,
-        status=Message.Status.RUNNING,
-        started_at=timezone.now(),
-    )
+    waiting = running_reply(conversation)
     browser = Client()
     browser.force_login(conversation.athlete)
     cookies = {"sessionid": browser.cookies["sessionid"].value}
