@@ -19,11 +19,9 @@ safety margin (2 %, at least 256 tokens), and fills it in this order:
    than the last ``FULL_READS_EXCHANGES`` exchanges become a one-line stub (the data may have
    changed since; the model can call the tool again). The latest exchange, what the athlete just
    said, is always kept (cut with a marker if it alone is too long).
-4. **A summary of what was dropped** (``chat.dropped``), rendered from rows, not by a model: how
-   many messages, the batches proposed in them, the decisions reported (applied, cancelled,
-   expired, ...) and the latest few. It opens the first exchange kept, in a ``<spotter_event kind="earlier">`` block.
-   A call is first fitted without it: when the whole history read fits, nothing is dropped and
-   the summary (and its queries) is never computed; only otherwise is its size reserved.
+4. **A summary of what was dropped** (``chat.dropped``), from rows, not by a model: how many
+   messages, the batches proposed in them, the decisions reported and the latest few, opening the
+   first exchange kept; computed only when a call fitted without it drops something.
 
 Tokens are counted with the model's own vocabulary for OpenAI's known models and with a safe
 estimate otherwise (``coach.llm.tokens.counter_for``); the final request is counted whole and
